@@ -1,0 +1,78 @@
+import { createElement, lazy, type ComponentType } from 'react'
+import { Route, Routes } from 'react-router-dom'
+import { normalizePath } from './document-head'
+import { RootLayout } from './root-layout'
+import { siteRoutes, type RouteId } from './route-table'
+
+export type PageId = RouteId | 'not-found'
+
+type PageLoader = () => Promise<ComponentType>
+
+/**
+ * Each page is its own chunk, so a content page loads only its own code (never the contact form's
+ * validation or the Supabase client). The prerendered HTML preloads the chunk of its page.
+ */
+const pageLoaders: Record<PageId, PageLoader> = {
+  home: () => import('../pages/home').then((page) => page.HomePage),
+  services: () => import('../pages/services').then((page) => page.ServicesPage),
+  'case-studies': () => import('../pages/case-studies').then((page) => page.CaseStudiesPage),
+  about: () => import('../pages/about').then((page) => page.AboutPage),
+  contact: () => import('../pages/contact').then((page) => page.ContactPage),
+  'not-found': () => import('../pages/not-found').then((page) => page.NotFoundPage),
+}
+
+/** Source modules of the pages, so the prerender can find each page's chunk in the bundle. */
+export const pageSourceFiles: Record<PageId, string> = {
+  home: 'src/pages/home.tsx',
+  services: 'src/pages/services.tsx',
+  'case-studies': 'src/pages/case-studies.tsx',
+  about: 'src/pages/about.tsx',
+  contact: 'src/pages/contact.tsx',
+  'not-found': 'src/pages/not-found.tsx',
+}
+
+const loadedPages = new Map<PageId, ComponentType>()
+const lazyPages = {} as Record<PageId, ComponentType>
+for (const id of Object.keys(pageLoaders) as PageId[]) {
+  lazyPages[id] = lazy(async () => ({ default: await remember(id, pageLoaders[id]) }))
+}
+
+async function remember(id: PageId, load: PageLoader): Promise<ComponentType> {
+  const Component = await load()
+  loadedPages.set(id, Component)
+  return Component
+}
+
+export function pageIdFor(pathname: string): PageId {
+  return siteRoutes.find((route) => route.path === normalizePath(pathname))?.id ?? 'not-found'
+}
+
+/**
+ * Loads the page of an address ahead of rendering. The prerender needs it (React 18's
+ * renderToString cannot wait for a lazy component) and so does hydration (the first client render
+ * must match the prerendered markup, not a loading state).
+ */
+export async function preloadPage(pathname: string): Promise<void> {
+  const id = pageIdFor(pathname)
+  if (!loadedPages.has(id)) await remember(id, pageLoaders[id])
+}
+
+/** A page already loaded renders at once; any other suspends until its chunk arrives. */
+function Page({ id }: { id: PageId }) {
+  // Both maps hold module-level components: looked up here, never created during render.
+  return createElement(loadedPages.get(id) ?? lazyPages[id])
+}
+
+/** The route tree, from the route table, for both the browser router and the prerender. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<RootLayout />}>
+        {siteRoutes.map((route) => (
+          <Route key={route.id} path={route.path} element={<Page id={route.id} />} />
+        ))}
+        <Route path="*" element={<Page id="not-found" />} />
+      </Route>
+    </Routes>
+  )
+}

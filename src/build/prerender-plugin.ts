@@ -1,0 +1,77 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { Plugin, Rolldown } from 'vite'
+
+type OutputBundle = Rolldown.OutputBundle
+type OutputChunk = Rolldown.OutputChunk
+
+/** Where `npm run build` puts the server bundle that renders the pages (first step of the build). */
+export const PRERENDER_BUNDLE_DIR = 'node_modules/.cache/prerender'
+export const PRERENDER_ENTRY = 'src/app/entry-prerender.tsx'
+
+type PrerenderModule = typeof import('../app/entry-prerender')
+
+/**
+ * Writes every route's full HTML into the client build, plus `404.html`, `sitemap.xml` and
+ * `robots.txt`. It runs in `writeBundle`, before vite-plugin-pwa's `closeBundle` scans the output
+ * folder, so the service worker precaches the prerendered pages and not the empty template.
+ */
+export function prerenderPlugin(): Plugin {
+  let root = process.cwd()
+  return {
+    name: 'site:prerender',
+    apply: (config, { command }) => command === 'build' && !config.build?.ssr,
+    configResolved(config) {
+      root = config.root
+    },
+    async writeBundle(options, bundle) {
+      const outDir = options.dir ?? resolve(root, 'dist')
+      const bundlePath = resolve(root, PRERENDER_BUNDLE_DIR, 'entry-prerender.js')
+      const prerender = (await import(
+        `${pathToFileURL(bundlePath).href}?t=${Date.now()}`
+      )) as PrerenderModule
+      const template = await readFile(join(outDir, 'index.html'), 'utf8')
+      assertPlaceholders(template)
+
+      for (const target of prerender.prerenderTargets) {
+        const { appHtml, headHtml } = await prerender.renderPage(target.path)
+        const preloads = chunkPreloads(bundle, resolve(root, target.pageSource), template)
+        const html = template
+          .replace('<!--app-head-->', [headHtml, ...preloads].join('\n    '))
+          .replace('<!--app-html-->', appHtml)
+        const file = join(outDir, target.file)
+        await mkdir(dirname(file), { recursive: true })
+        await writeFile(file, html)
+      }
+      await writeFile(join(outDir, 'sitemap.xml'), prerender.renderSitemap())
+      await writeFile(join(outDir, 'robots.txt'), prerender.renderRobots())
+    },
+  }
+}
+
+function assertPlaceholders(template: string): void {
+  for (const placeholder of ['<!--app-head-->', '<!--app-html-->']) {
+    if (!template.includes(placeholder)) throw new Error(`index.html lacks the ${placeholder} placeholder`)
+  }
+}
+
+/**
+ * `<link rel="modulepreload">` for the page's own chunk and the chunks it imports, so hydration
+ * does not wait on a request chain. Chunks the template already loads are skipped.
+ */
+function chunkPreloads(bundle: OutputBundle, pageModule: string, template: string): string[] {
+  const chunks = Object.values(bundle).filter((item): item is OutputChunk => item.type === 'chunk')
+  const pageChunk = chunks.find((chunk) => chunk.facadeModuleId === pageModule)
+  if (!pageChunk) throw new Error(`No chunk in the bundle for ${pageModule}`)
+
+  const files = new Set<string>()
+  const visit = (fileName: string) => {
+    if (files.has(fileName) || template.includes(`/${fileName}"`)) return
+    files.add(fileName)
+    const chunk = chunks.find((candidate) => candidate.fileName === fileName)
+    chunk?.imports.forEach(visit)
+  }
+  visit(pageChunk.fileName)
+  return [...files].map((fileName) => `<link rel="modulepreload" crossorigin href="/${fileName}" />`)
+}

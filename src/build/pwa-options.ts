@@ -1,0 +1,69 @@
+import type { Preset } from '@vite-pwa/assets-generator/config'
+import type { VitePWAOptions } from 'vite-plugin-pwa'
+import type { SiteEnv } from '../lib/env'
+
+const BACKGROUND = '#07080c'
+
+/**
+ * Icons are generated at build time from one source image (`public/favicon.svg`): 64/192/512
+ * "any" icons, a 512 maskable icon and the Apple touch icon, padded on the site's own background
+ * so launchers that crop to a circle keep the whole mark.
+ */
+const iconPreset: Preset = {
+  transparent: { sizes: [64, 192, 512], favicons: [[48, 'favicon.ico']] },
+  maskable: { sizes: [512], padding: 0.3, resizeOptions: { background: BACKGROUND } },
+  apple: { sizes: [180], padding: 0.3, resizeOptions: { background: BACKGROUND } },
+}
+
+/**
+ * The PWA: a web app manifest, and a generated service worker that precaches every prerendered
+ * page and the assets they need. See the README, "Decisions".
+ */
+export function pwaOptions(site: SiteEnv): Partial<VitePWAOptions> {
+  return {
+    // Updates wait for the visitor's "Reload": an automatic switch could reload a page while its
+    // form holds a half-typed brief.
+    registerType: 'prompt',
+    // Registration is imported by the client entry after the page has loaded (never prerendered).
+    injectRegister: false,
+    pwaAssets: {
+      image: 'public/favicon.svg',
+      preset: iconPreset,
+      overrideManifestIcons: true,
+      includeHtmlHeadLinks: true,
+    },
+    manifest: {
+      id: '/',
+      name: site.agencyName,
+      short_name: site.agencyName.split(' ')[0] ?? site.agencyName,
+      description: `${site.agencyName}: discreet growth for crypto, Web3 and high-risk brands. Secure contact, even offline.`,
+      lang: 'en',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      orientation: 'any',
+      theme_color: BACKGROUND,
+      background_color: BACKGROUND,
+      categories: ['business', 'productivity'],
+    },
+    workbox: {
+      // Every page, script, style, font and icon: the whole site opens offline after one visit.
+      globPatterns: ['**/*.{html,js,css,woff2,svg,png,ico}'],
+      // `/services` is answered by the precached `services.html` (Workbox's cleanURLs); any address
+      // that is not a page gets the 404 page, as the server would answer.
+      navigateFallback: '/404.html',
+      // Not pages: files the precache leaves to the network, and `/page/` addresses, which the
+      // server redirects to `/page` (answering them with the 404 page would be wrong).
+      navigateFallbackDenylist: [/^\/.+\/$/, /\.(xml|txt|webmanifest)$/],
+      // The first install takes control of the open page at once, so the visit that installed it
+      // already works offline. Later versions still wait for the visitor's "Reload".
+      clientsClaim: true,
+      skipWaiting: false,
+      cleanupOutdatedCaches: true,
+      // Hashed file names already change with their content.
+      dontCacheBustURLsMatching: /^assets\//,
+      // No runtime caching at all: Supabase (another origin) always goes to the network.
+      runtimeCaching: [],
+    },
+  }
+}

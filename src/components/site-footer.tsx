@@ -1,0 +1,80 @@
+import { Link } from 'react-router-dom'
+import { siteRoutes } from '../app/route-table'
+import { footerContent } from '../content/footer'
+import { site } from '../content/site'
+import { SmartLink } from './action-link'
+import { ChannelIcon } from './channel-icon'
+import { Wordmark } from './wordmark'
+
+declare const __BUILD_YEAR__: number
+
+const footerLink = 'inline-flex min-h-11 items-center gap-2 text-muted hover:text-text'
+
+/**
+ * The footer: navigation (the only way around on a phone with JavaScript off, where the menu
+ * cannot open), the contact channels, a privacy line and the copyright.
+ */
+export function SiteFooter() {
+  return (
+    <footer className="border-t border-line bg-surface">
+      <div className="mx-auto grid max-w-6xl gap-10 px-5 py-14 sm:grid-cols-2 sm:px-8 lg:grid-cols-4">
+        <div className="lg:col-span-2">
+          <Link to="/" className="inline-block rounded-md">
+            <Wordmark />
+          </Link>
+          <p className="mt-4 max-w-sm text-sm text-muted">{footerContent.tagline}</p>
+          <p className="mt-4 flex max-w-sm items-start gap-2 text-sm text-muted">
+            <ChannelIcon name="shield" className="mt-0.5 size-4 shrink-0 text-mint" />
+            {footerContent.privacyLine}
+          </p>
+        </div>
+
+        <nav aria-labelledby="footer-navigation">
+          <h2 id="footer-navigation" className="text-sm font-semibold tracking-widest text-text uppercase">
+            {footerContent.navigationHeading}
+          </h2>
+          <ul className="mt-3 text-sm">
+            {siteRoutes.map((route) => (
+              <li key={route.id}>
+                <Link to={route.path} className={footerLink}>
+                  {route.navLabel}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+
+        <div>
+          <h2 className="text-sm font-semibold tracking-widest text-text uppercase">
+            {footerContent.channelsHeading}
+          </h2>
+          <ul className="mt-3 text-sm">
+            <li>
+              <SmartLink target={{ kind: 'telegram' }} className={footerLink}>
+                <ChannelIcon name="send" className="size-4" />
+                {site.telegramLabel}
+              </SmartLink>
+            </li>
+            <li>
+              <SmartLink target={{ kind: 'whatsapp' }} className={footerLink}>
+                <ChannelIcon name="message" className="size-4" />
+                {site.whatsappLabel}
+              </SmartLink>
+            </li>
+            <li>
+              <Link to="/contact" className={footerLink}>
+                <ChannelIcon name="lock" className="size-4" />
+                Secure Contact
+              </Link>
+            </li>
+          </ul>
+        </div>
+      </div>
+      <div className="border-t border-line">
+        <p className="mx-auto max-w-6xl px-5 py-6 text-xs text-muted sm:px-8">
+          © {__BUILD_YEAR__} {site.name}. All rights reserved.
+        </p>
+      </div>
+    </footer>
+  )
+}

@@ -1,0 +1,88 @@
+/**
+ * The toast queue, as plain data with no React and no Radix: any layer (the form, the outbox sync,
+ * the PWA update prompt) can call `showToast`, and the Radix toaster is only downloaded once the
+ * first toast is shown, keeping it out of the content pages' JavaScript.
+ */
+
+export type ToastVariant = 'default' | 'success' | 'destructive'
+
+export type ToastAction = {
+  label: string
+  /** Spoken alternative for screen-reader users (Radix requires one). */
+  altText: string
+  onSelect: () => void
+}
+
+export type ToastInput = {
+  title: string
+  description?: string
+  variant?: ToastVariant
+  action?: ToastAction
+  /** Milliseconds before it closes itself; `Infinity` keeps it until dismissed. About 5 s by default. */
+  duration?: number
+}
+
+export type Toast = ToastInput & { id: number; open: boolean }
+
+export const DEFAULT_TOAST_DURATION = 5000
+const MAX_VISIBLE = 3
+
+type Listener = () => void
+
+let toasts: readonly Toast[] = []
+let nextId = 1
+let toasterNeeded = false
+const listeners = new Set<Listener>()
+
+function emit(next: readonly Toast[]) {
+  toasts = next
+  listeners.forEach((listener) => listener())
+}
+
+export function showToast(input: ToastInput): number {
+  const id = nextId++
+  toasterNeeded = true
+  emit(withinLimit([...toasts, { ...input, id, open: true }]))
+  return id
+}
+
+/**
+ * At most a few toasts at once: the oldest ones that close by themselves make room first, so a
+ * prompt that waits for the visitor (a new version) is not pushed out by passing messages.
+ */
+function withinLimit(list: Toast[]): Toast[] {
+  const next = [...list]
+  while (next.length > MAX_VISIBLE) {
+    const passing = next.findIndex((toast) => Number.isFinite(toast.duration ?? DEFAULT_TOAST_DURATION))
+    next.splice(passing === -1 ? 0 : passing, 1)
+  }
+  return next
+}
+
+/** Starts the close animation; `removeToast` follows once it has finished. */
+export function dismissToast(id: number): void {
+  emit(toasts.map((toast) => (toast.id === id ? { ...toast, open: false } : toast)))
+}
+
+export function removeToast(id: number): void {
+  emit(toasts.filter((toast) => toast.id !== id))
+}
+
+export function subscribeToToasts(listener: Listener): () => void {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}
+
+export function getToasts(): readonly Toast[] {
+  return toasts
+}
+
+/** True once any toast has been shown: the toaster then stays mounted, keeping its live region. */
+export function isToasterNeeded(): boolean {
+  return toasterNeeded
+}
+
+/** For tests: forget every toast. */
+export function resetToasts(): void {
+  emit([])
+}

@@ -1,0 +1,88 @@
+/**
+ * The one place that reads configuration. Everything else imports `siteEnv`.
+ *
+ * Values come from Vite's `import.meta.env` (VITE_* variables, `.env` files) at build time. Each
+ * has a documented default (see `.env.example`) so a fresh clone builds and runs as-is; a value that
+ * is set but malformed fails the build loudly, naming the variable.
+ */
+
+export type SiteEnv = {
+  agencyName: string
+  /** Public origin of the deployed site, without a trailing slash: canonical and Open Graph URLs. */
+  siteUrl: string
+  telegramUrl: string
+  whatsappUrl: string
+  founderEmail: string
+  supabaseUrl: string
+  supabaseAnonKey: string
+}
+
+type RawEnv = Record<string, string | boolean | undefined>
+
+/** Local `supabase start` defaults: the address and public demo anon key of the local stand-in. */
+export const LOCAL_SUPABASE_URL = 'http://127.0.0.1:54321'
+export const LOCAL_SUPABASE_ANON_KEY =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0'
+
+export const ENV_DEFAULTS = {
+  VITE_AGENCY_NAME: 'Umbra Growth',
+  VITE_SITE_URL: 'https://umbragrowth.example',
+  VITE_TELEGRAM_URL: 'https://t.me/umbragrowth',
+  VITE_WHATSAPP_URL: 'https://wa.me/447700900123',
+  VITE_FOUNDER_EMAIL: 'founder@umbragrowth.example',
+  VITE_SUPABASE_URL: LOCAL_SUPABASE_URL,
+  VITE_SUPABASE_ANON_KEY: LOCAL_SUPABASE_ANON_KEY,
+} as const
+
+type EnvName = keyof typeof ENV_DEFAULTS
+
+export class EnvError extends Error {
+  constructor(name: EnvName, problem: string) {
+    super(`Invalid configuration: ${name} ${problem} (see .env.example)`)
+    this.name = 'EnvError'
+  }
+}
+
+function read(raw: RawEnv, name: EnvName): string {
+  const value = raw[name]
+  if (typeof value !== 'string' || value.trim() === '') return ENV_DEFAULTS[name]
+  return value.trim()
+}
+
+function readUrl(raw: RawEnv, name: EnvName, protocols: string[]): string {
+  const value = read(raw, name)
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new EnvError(name, `must be an absolute URL, got "${value}"`)
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new EnvError(name, `must use ${protocols.join(' or ')}, got "${value}"`)
+  }
+  return value.replace(/\/+$/, '')
+}
+
+function readEmail(raw: RawEnv, name: EnvName): string {
+  const value = read(raw, name)
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) {
+    throw new EnvError(name, `must be an email address, got "${value}"`)
+  }
+  return value
+}
+
+export function parseSiteEnv(raw: RawEnv): SiteEnv {
+  return {
+    agencyName: read(raw, 'VITE_AGENCY_NAME'),
+    siteUrl: readUrl(raw, 'VITE_SITE_URL', ['https:', 'http:']),
+    telegramUrl: readUrl(raw, 'VITE_TELEGRAM_URL', ['https:']),
+    whatsappUrl: readUrl(raw, 'VITE_WHATSAPP_URL', ['https:']),
+    founderEmail: readEmail(raw, 'VITE_FOUNDER_EMAIL'),
+    supabaseUrl: readUrl(raw, 'VITE_SUPABASE_URL', ['https:', 'http:']),
+    supabaseAnonKey: read(raw, 'VITE_SUPABASE_ANON_KEY'),
+  }
+}
+
+// `import.meta.env` is undefined when a module is loaded outside Vite (Playwright specs import the
+// content modules to know what to expect); the defaults then apply, as they do for the build.
+export const siteEnv: SiteEnv = parseSiteEnv((import.meta.env as RawEnv | undefined) ?? {})

@@ -1,0 +1,25 @@
+import { routeById } from '../app/route-table'
+import { CallToActionSection } from '../components/call-to-action'
+import { CheckList, FeatureCard } from '../components/feature-card'
+import { PageIntro } from '../components/page-intro'
+import { services, servicesCallToAction, servicesIntro } from '../content/services'
+
+export function ServicesPage() {
+  return (
+    <>
+      <PageIntro eyebrow={routeById('services').navLabel} heading={servicesIntro.heading} lead={servicesIntro.lead} />
+      <section aria-label="Services" className="mx-auto max-w-6xl px-5 py-20 sm:px-8">
+        <ul className="grid gap-5 md:grid-cols-2 lg:grid-cols-3">
+          {services.map((service) => (
+            <li key={service.id} id={service.id} className="flex">
+              <FeatureCard icon={service.icon} title={service.title} description={service.description} headingLevel="h2">
+                <CheckList items={service.features} label={`${service.title} features`} />
+              </FeatureCard>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <CallToActionSection content={servicesCallToAction} />
+    </>
+  )
+}
