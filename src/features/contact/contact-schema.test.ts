@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest'
+import { BUDGET_OPTIONS, LIMITS, PROJECT_TYPE_OPTIONS, projectTypeValue } from './contact-fields'
+import {
+  contactFormSchema,
+  contactSubmissionSchema,
+  EMPTY_CONTACT_FORM,
+  FIELD_MESSAGES,
+  REQUIRED_FIELDS_MESSAGE,
+  toFormValues,
+  toSubmission,
+} from './contact-schema'
+
+const filled = {
+  name: 'Ada',
+  contact: '@ada_l',
+  projectType: 'crypto/web3-launch',
+  budget: '10k-25k',
+  message: 'Token launch in Q3.',
+}
+
+describe('contact form schema', () => {
+  it('trims the three required fields', () => {
+    const data = contactFormSchema.parse({ ...filled, name: '  Ada \n', contact: '\t@ada_l ', message: ' Hi ' })
+    expect([data.name, data.contact, data.message]).toEqual(['Ada', '@ada_l', 'Hi'])
+  })
+
+  it('rejects whitespace-only required fields', () => {
+    const result = contactFormSchema.safeParse({ ...filled, name: '   ', contact: '\n', message: ' \t ' })
+    expect(result.success).toBe(false)
+    const fields = result.error?.issues.map((issue) => [issue.path[0], issue.code])
+    expect(fields).toEqual([
+      ['name', 'too_small'],
+      ['contact', 'too_small'],
+      ['message', 'too_small'],
+    ])
+    expect(result.error?.issues[0]?.message).toBe(FIELD_MESSAGES.nameRequired)
+  })
+
+  it('stores unchosen dropdowns as null', () => {
+    const data = contactFormSchema.parse({ ...filled, projectType: '', budget: '' })
+    expect(data.projectType).toBeNull()
+    expect(data.budget).toBeNull()
+  })
+
+  it('accepts every listed option and refuses anything else', () => {
+    for (const option of PROJECT_TYPE_OPTIONS) {
+      expect(contactFormSchema.safeParse({ ...filled, projectType: option.value }).success).toBe(true)
+    }
+    for (const option of BUDGET_OPTIONS) {
+      expect(contactFormSchema.safeParse({ ...filled, budget: option.value }).success).toBe(true)
+    }
+    expect(contactFormSchema.safeParse({ ...filled, projectType: 'Crypto/Web3 Launch' }).success).toBe(false)
+    expect(contactFormSchema.safeParse({ ...filled, budget: '1m-plus' }).success).toBe(false)
+  })
+
+  it('accepts text at each limit and refuses one character more', () => {
+    for (const [field, limit] of [
+      ['name', LIMITS.name],
+      ['contact', LIMITS.contact],
+      ['message', LIMITS.message],
+    ] as const) {
+      expect(contactFormSchema.safeParse({ ...filled, [field]: 'x'.repeat(limit) }).success, field).toBe(true)
+      const over = contactFormSchema.safeParse({ ...filled, [field]: 'x'.repeat(limit + 1) })
+      expect(over.success, field).toBe(false)
+      expect(over.error?.issues[0]?.message).toBe(FIELD_MESSAGES.tooLong(limit))
+    }
+  })
+
+  it('counts the limit after trimming', () => {
+    expect(contactFormSchema.safeParse({ ...filled, name: ` ${'x'.repeat(LIMITS.name)} ` }).success).toBe(true)
+  })
+})
+
+describe('option values', () => {
+  it('stores project types as the lowercase label with spaces turned into hyphens', () => {
+    expect(PROJECT_TYPE_OPTIONS.map((option) => option.value)).toEqual([
+      'crypto/web3-launch',
+      'anonymous-marketing-campaign',
+      'community-building',
+      'ai-automation-setup',
+      'payment-solutions',
+      'email/sms-sequences',
+      'other',
+    ])
+    expect(projectTypeValue('AI Automation Setup')).toBe('ai-automation-setup')
+  })
+
+  it('keeps the spec budget values and labels', () => {
+    expect(BUDGET_OPTIONS.map((option) => `${option.value} : ${option.label}`)).toEqual([
+      'under-10k : Under $10K',
+      '10k-25k : $10K - $25K',
+      '25k-50k : $25K - $50K',
+      '50k-100k : $50K - $100K',
+      '100k-plus : $100K+',
+      'discuss : Prefer to discuss',
+    ])
+  })
+
+  it('has the spec required-fields message', () => {
+    expect(REQUIRED_FIELDS_MESSAGE).toBe('All required fields must be filled.')
+  })
+})
+
+describe('the submission row', () => {
+  const id = '8f14e45f-ceea-467f-a0e6-2c1b6c5a9d10'
+
+  it('is built from the parsed form with the browser id and user agent', () => {
+    const submission = toSubmission(contactFormSchema.parse(filled), { id, userAgent: 'TestAgent/1.0' })
+    expect(submission).toEqual({
+      id,
+      name: 'Ada',
+      contact: '@ada_l',
+      project_type: 'crypto/web3-launch',
+      budget: '10k-25k',
+      message: 'Token launch in Q3.',
+      user_agent: 'TestAgent/1.0',
+    })
+    expect(contactSubmissionSchema.parse(submission)).toEqual(submission)
+  })
+
+  it('cuts an over-long user agent to the column limit', () => {
+    const submission = toSubmission(contactFormSchema.parse(filled), { id, userAgent: 'U'.repeat(900) })
+    expect(submission.user_agent).toHaveLength(LIMITS.userAgent)
+  })
+
+  it('refuses a row whose id is not a uuid', () => {
+    const submission = toSubmission(contactFormSchema.parse(filled), { id: 'not-a-uuid', userAgent: 'x' })
+    expect(contactSubmissionSchema.safeParse(submission).success).toBe(false)
+  })
+
+  it('turns back into the form values it came from', () => {
+    const submission = toSubmission(contactFormSchema.parse({ ...filled, budget: '' }), { id, userAgent: 'x' })
+    expect(toFormValues(submission)).toEqual({ ...filled, budget: '' })
+    expect(toFormValues({ ...submission, project_type: null })).toMatchObject({ projectType: '' })
+    expect(Object.keys(EMPTY_CONTACT_FORM)).toEqual(Object.keys(filled))
+  })
+})

@@ -1,0 +1,54 @@
+import { lazy, Suspense, useState } from 'react'
+import { CloudOff, Inbox } from 'lucide-react'
+import { outboxCopy } from './contact-copy'
+import { useOutboxSync } from './use-outbox-sync'
+
+const OutboxReviewDialog = lazy(() =>
+  import('./outbox-review-dialog').then((module) => ({ default: module.OutboxReviewDialog })),
+)
+
+const pillClasses =
+  'inline-flex items-center gap-2 rounded-full border border-line bg-surface-raised/95 px-4 py-2 text-sm text-text shadow-lg shadow-black/40 backdrop-blur'
+
+/**
+ * The visible, announced state of the connection and the outbox: offline, messages waiting to be
+ * sent, messages that need the visitor. Renders nothing when all is well (and in the prerender).
+ */
+export function OutboxStatus() {
+  const { online, counts, engine } = useOutboxSync()
+  const [reviewing, setReviewing] = useState(false)
+
+  return (
+    <div className="pointer-events-none fixed bottom-4 left-4 z-30 flex max-w-[calc(100vw-6rem)] flex-col items-start gap-2 sm:bottom-6 sm:left-6">
+      <div role="status" className="flex flex-col items-start gap-2">
+        {!online && (
+          <span className={pillClasses}>
+            <CloudOff className="size-4 text-amber" aria-hidden="true" />
+            {outboxCopy.offline}
+          </span>
+        )}
+        {counts.pending > 0 && (
+          <span className={pillClasses}>
+            <Inbox className="size-4 text-mint" aria-hidden="true" />
+            {outboxCopy.waiting(counts.pending)}
+          </span>
+        )}
+      </div>
+      {counts.needsAttention > 0 && (
+        <button
+          type="button"
+          className={`${pillClasses} pointer-events-auto border-danger/70 font-semibold`}
+          onClick={() => setReviewing(true)}
+        >
+          <Inbox className="size-4 text-danger" aria-hidden="true" />
+          {outboxCopy.needsAttention(counts.needsAttention)}
+        </button>
+      )}
+      {reviewing && (
+        <Suspense fallback={null}>
+          <OutboxReviewDialog engine={engine} onClose={() => setReviewing(false)} />
+        </Suspense>
+      )}
+    </div>
+  )
+}

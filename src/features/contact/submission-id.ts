@@ -1,0 +1,12 @@
+/**
+ * A random v4 UUID for a new submission. `crypto.randomUUID` needs a secure context and a recent
+ * browser; `getRandomValues` covers the rest with the same randomness.
+ */
+export function newSubmissionId(cryptoApi: Crypto = globalThis.crypto): string {
+  if (typeof cryptoApi.randomUUID === 'function') return cryptoApi.randomUUID()
+  const bytes = cryptoApi.getRandomValues(new Uint8Array(16))
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
