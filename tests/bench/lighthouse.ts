@@ -1,0 +1,151 @@
+/**
+ * `npm run bench`: Lighthouse (mobile defaults, simulated throttling, Debian's Chromium) on every
+ * route of the production build served on 127.0.0.1, 3 runs each, medians. Prints scores, FCP,
+ * LCP, TBT, CLS and the JS/CSS each route loads (raw and gzip, weighed from the build; the toaster,
+ * loaded with a first notification, in its own column), checks the targets, and writes
+ * bench-results/lighthouse.json. Exits 1 if a target is missed.
+ */
+import { mkdir, writeFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import * as chromeLauncher from 'chrome-launcher'
+import lighthouse from 'lighthouse'
+import { preview } from 'vite'
+import { siteRoutes } from '../../src/app/route-table'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
+import { fileWeight } from '../support/page-weight'
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3)
+const DIST = resolve('dist')
+const TARGETS = {
+  performance: 98,
+  accessibility: 100,
+  'best-practices': 100,
+  seo: 100,
+  tbtMs: 50,
+  cls: 0.01,
+  contentPageJsGzip: 80 * 1024,
+}
+
+type Run = {
+  scores: Record<'performance' | 'accessibility' | 'best-practices' | 'seo', number>
+  fcp: number
+  lcp: number
+  tbt: number
+  cls: number
+  assets: { path: string; kind: 'js' | 'css' }[]
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN
+}
+
+async function audit(url: string, port: number): Promise<Run> {
+  const result = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+  })
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`)
+  const { lhr } = result
+  if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`)
+  const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100)
+  const metric = (id: string) => lhr.audits[id]?.numericValue ?? NaN
+  const requests = (lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string }[] })
+    ?.items ?? []
+  const origin = new URL(url).origin
+  const assets = requests
+    .filter((request) => request.url.startsWith(origin))
+    .flatMap((request): Run['assets'] => {
+      const path = new URL(request.url).pathname
+      if (request.resourceType === 'Script' || path.endsWith('.js')) return [{ path, kind: 'js' }]
+      if (request.resourceType === 'Stylesheet' || path.endsWith('.css')) return [{ path, kind: 'css' }]
+      return []
+    })
+    // The service worker's own script and its precache downloads are not the page's.
+    .filter((asset) => !/^\/(sw|workbox-[\w-]+)\.js$/.test(asset.path))
+  return {
+    scores: {
+      performance: score('performance'),
+      accessibility: score('accessibility'),
+      'best-practices': score('best-practices'),
+      seo: score('seo'),
+    },
+    fcp: metric('first-contentful-paint'),
+    lcp: metric('largest-contentful-paint'),
+    tbt: metric('total-blocking-time'),
+    cls: metric('cumulative-layout-shift'),
+    assets,
+  }
+}
+
+async function main() {
+  const server = await preview({ preview: { host: '127.0.0.1', port: 4193, strictPort: true }, logLevel: 'warn' })
+  const base = server.resolvedUrls?.local[0]?.replace(/\/$/, '') ?? 'http://127.0.0.1:4193'
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: CHROMIUM_ARGS,
+    logLevel: 'silent',
+  })
+  const report: Record<string, unknown>[] = []
+  const misses: string[] = []
+  try {
+    for (const route of siteRoutes) {
+      const runs: Run[] = []
+      for (let run = 0; run < RUNS; run++) runs.push(await audit(`${base}${route.path}`, chrome.port))
+      const unique = new Map(runs.flatMap((run) => run.assets).map((asset) => [asset.path, asset.kind]))
+      const weights = await Promise.all(
+        [...unique].map(async ([path, kind]) => ({ path, kind, ...(await fileWeight(DIST, path)) })),
+      )
+      // The Radix toaster is fetched when a first notification shows; on Lighthouse's fresh visits
+      // that is "Ready to work offline", once the service worker has installed. Shown apart.
+      const isToaster = (path: string) => path.includes('/toaster-')
+      const bytes = (kind: 'js' | 'css', field: 'raw' | 'gzip') =>
+        weights
+          .filter((weight) => weight.kind === kind && !isToaster(weight.path))
+          .reduce((total, weight) => total + weight[field], 0)
+      const toasterGzip = weights.filter((weight) => isToaster(weight.path)).reduce((total, weight) => total + weight.gzip, 0)
+      const row = {
+        route: route.path,
+        performance: median(runs.map((run) => run.scores.performance)),
+        accessibility: median(runs.map((run) => run.scores.accessibility)),
+        bestPractices: median(runs.map((run) => run.scores['best-practices'])),
+        seo: median(runs.map((run) => run.scores.seo)),
+        fcpMs: Math.round(median(runs.map((run) => run.fcp))),
+        lcpMs: Math.round(median(runs.map((run) => run.lcp))),
+        tbtMs: Math.round(median(runs.map((run) => run.tbt))),
+        cls: Number(median(runs.map((run) => run.cls)).toFixed(3)),
+        jsRawKB: +(bytes('js', 'raw') / 1024).toFixed(1),
+        jsGzipKB: +(bytes('js', 'gzip') / 1024).toFixed(1),
+        toasterGzipKB: +(toasterGzip / 1024).toFixed(1),
+        cssRawKB: +(bytes('css', 'raw') / 1024).toFixed(1),
+        cssGzipKB: +(bytes('css', 'gzip') / 1024).toFixed(1),
+      }
+      report.push(row)
+      const miss = (what: string) => misses.push(`${route.path}: ${what}`)
+      if (row.performance < TARGETS.performance) miss(`performance ${row.performance} < ${TARGETS.performance}`)
+      if (row.accessibility < TARGETS.accessibility) miss(`accessibility ${row.accessibility}`)
+      if (row.bestPractices < TARGETS['best-practices']) miss(`best-practices ${row.bestPractices}`)
+      if (row.seo < TARGETS.seo) miss(`seo ${row.seo}`)
+      if (row.tbtMs > TARGETS.tbtMs) miss(`TBT ${row.tbtMs} ms`)
+      if (row.cls > TARGETS.cls) miss(`CLS ${row.cls}`)
+      if (route.path !== '/contact' && bytes('js', 'gzip') > TARGETS.contentPageJsGzip) miss(`JS ${row.jsGzipKB} KB gzip`)
+    }
+  } finally {
+    await chrome.kill()
+    await new Promise<void>((done) => server.httpServer.close(() => done()))
+  }
+
+  console.table(report)
+  await mkdir('bench-results', { recursive: true })
+  await writeFile('bench-results/lighthouse.json', `${JSON.stringify({ runs: RUNS, targets: TARGETS, report }, null, 2)}\n`)
+  if (misses.length) {
+    console.log(`Targets missed:\n  ${misses.join('\n  ')}`)
+    process.exitCode = 1
+  } else {
+    console.log(`All targets met on ${report.length} routes (${RUNS} runs each, medians).`)
+  }
+}
+
+await main()

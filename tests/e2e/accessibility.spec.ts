@@ -1,0 +1,76 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import {
+  allPages,
+  DESKTOP,
+  gotoHydrated,
+  NOT_FOUND_CONSOLE,
+  NOT_FOUND_PATH,
+  openMenu,
+  PHONE,
+} from '../support/site'
+import { expect, test } from '../support/strict-page'
+
+/**
+ * axe-core on every page at phone and desktop widths, with the phone menu open too, and the skip
+ * link as the first stop of the keyboard.
+ */
+
+/** axe's findings, reduced to what a reader needs: the rule, and where it failed. */
+async function axeViolations(page: Page, scope?: string): Promise<string[]> {
+  // Only violations are read; not collecting passes makes each run about a third faster.
+  const builder = new AxeBuilder({ page }).options({ resultTypes: ['violations'] })
+  if (scope) builder.include(scope)
+  const { violations } = await builder.analyze()
+  return violations.flatMap((violation) =>
+    violation.nodes.map(
+      (node) =>
+        `${violation.id} (${violation.impact}): ${node.target.join(' ')} ${node.failureSummary ?? ''}`,
+    ),
+  )
+}
+
+for (const { path } of allPages) {
+  test(`${path} has no axe violations at 1280px and 375px, with the menu closed and open`, async ({
+    page,
+    allowConsoleError,
+  }) => {
+    if (path === NOT_FOUND_PATH) NOT_FOUND_CONSOLE.forEach(allowConsoleError)
+    await page.setViewportSize(DESKTOP)
+    await gotoHydrated(page, path)
+    expect(await axeViolations(page), `axe at ${DESKTOP.width}px`).toEqual([])
+
+    await page.setViewportSize(PHONE)
+    expect(await axeViolations(page), `axe at ${PHONE.width}px`).toEqual([])
+
+    // Opening the menu changes only the header; the rest of the page was just checked at this width.
+    await openMenu(page)
+    expect(await axeViolations(page, 'header'), `axe at ${PHONE.width}px, menu open`).toEqual([])
+  })
+
+  test(`"Skip to content" is the first Tab stop on ${path} and moves focus to the main content`, async ({
+    page,
+    allowConsoleError,
+  }) => {
+    if (path === NOT_FOUND_PATH) NOT_FOUND_CONSOLE.forEach(allowConsoleError)
+    await page.setViewportSize(DESKTOP)
+    await gotoHydrated(page, path)
+    await page.keyboard.press('Tab')
+    const skipLink = page.getByRole('link', { name: 'Skip to content', exact: true })
+    await expect(skipLink).toBeFocused()
+    // Visible once focused, not just present for screen readers.
+    const box = await skipLink.boundingBox()
+    expect(box?.width ?? 0).toBeGreaterThan(40)
+    expect(box?.height ?? 0).toBeGreaterThan(16)
+
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('main')).toBeFocused()
+    // The next Tab continues inside the main content, not back in the header.
+    await page.keyboard.press('Tab')
+    expect(
+      await page.evaluate(
+        () => document.querySelector('main')?.contains(document.activeElement) ?? false,
+      ),
+    ).toBe(true)
+  })
+}

@@ -1,0 +1,46 @@
+import { fileURLToPath } from 'node:url'
+import { siteRoutes } from '../../src/app/route-table'
+import { sum, weighPage } from '../support/page-weight'
+import { expect, test } from '../support/strict-page'
+
+/**
+ * Byte budgets (issue: at most 80 KB gzip of JavaScript loaded by the content pages). Sizes are
+ * deterministic for a build, so this is a test; speed lives in `npm run bench`.
+ *
+ * Measured as a visit with the service worker blocked: the page, its hydration and the worker's
+ * registration code. Not counted: the Radix toaster, fetched only when a first notification shows
+ * (on a first visit, "Ready to work offline" once the worker has installed); its own budget is
+ * checked below.
+ */
+const E2E_DIST = fileURLToPath(new URL('../../node_modules/.cache/e2e-dist', import.meta.url))
+const CONTENT_PAGE_JS_BUDGET = 80 * 1024
+const CONTACT_PAGE_JS_BUDGET = 130 * 1024
+const CSS_BUDGET = 10 * 1024
+
+const TOASTER_BUDGET = 13 * 1024
+
+for (const route of siteRoutes) {
+  const budget = route.path === '/contact' ? CONTACT_PAGE_JS_BUDGET : CONTENT_PAGE_JS_BUDGET
+  test(`${route.path} loads at most ${budget / 1024} KB gzip of JavaScript`, async ({ page, baseURL }) => {
+    const weights = await weighPage(page, `${baseURL}${route.path}`, E2E_DIST)
+    const js = sum(weights, 'js', 'gzip')
+    const detail = weights.map((weight) => `${weight.path} ${weight.gzip}`).join('\n')
+    expect(js, `JavaScript gzip bytes:\n${detail}`).toBeLessThanOrEqual(budget)
+    expect(sum(weights, 'css', 'gzip')).toBeLessThanOrEqual(CSS_BUDGET)
+    // The contact form's libraries and the Supabase client are never loaded by a content page.
+    if (route.path !== '/contact') {
+      expect(weights.map((weight) => weight.path).join(' ')).not.toMatch(/supabase|contact-/)
+    }
+  })
+}
+
+test(`the toaster, loaded with the first notification, is at most ${TOASTER_BUDGET / 1024} KB gzip`, async ({
+  page,
+  baseURL,
+}) => {
+  await page.goto(`${baseURL}/contact`)
+  const weights = await weighPage(page, `${baseURL}/contact`, E2E_DIST)
+  const toaster = weights.filter((weight) => weight.path.includes('/toaster-'))
+  expect(toaster).toHaveLength(1)
+  expect(toaster[0]?.gzip).toBeLessThanOrEqual(TOASTER_BUDGET)
+})

@@ -1,0 +1,39 @@
+import { siteRoutes } from '../../src/app/route-table'
+import { outboxCopy } from '../../src/features/contact/contact-copy'
+import { goOffline, waitForOfflineReady } from '../support/offline'
+import { NOT_FOUND_PATH, pageHeading } from '../support/site'
+import { expect, test } from '../support/strict-page'
+
+/** Offline after one visit: every page comes from the service worker's precache. */
+
+test.use({ serviceWorkers: 'allow' })
+
+test('after one visit, every route opens offline by its address', async ({ page, context, allowConsoleError }) => {
+  allowConsoleError(/404 Error: User attempted to access non-existent route/)
+  await page.goto('/')
+  await waitForOfflineReady(page)
+  await goOffline(context)
+
+  for (const route of siteRoutes) {
+    await page.goto(route.path)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(pageHeading[route.id])
+    await expect(page).toHaveTitle(route.title)
+  }
+  await page.goto(NOT_FOUND_PATH)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(pageHeading['not-found'])
+  await expect(page.getByText(outboxCopy.offline)).toBeVisible()
+})
+
+test('after one visit, every route opens offline by navigation from the header', async ({ page, context }) => {
+  await page.goto('/about')
+  await waitForOfflineReady(page)
+  await goOffline(context)
+  await page.reload()
+
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  for (const route of [...siteRoutes].reverse()) {
+    await nav.getByRole('link', { name: route.navLabel, exact: true }).click()
+    await expect(page).toHaveURL(route.path)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(pageHeading[route.id])
+  }
+})

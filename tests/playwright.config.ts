@@ -1,0 +1,50 @@
+import { defineConfig, devices } from '@playwright/test'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium'
+import { E2E_API_PORT, E2E_DB_PORT, E2E_SITE_PORT } from './support/ports'
+
+/**
+ * Browser tests run in Debian's Chromium (never a downloaded browser) against the built site,
+ * served by `vite preview` on 127.0.0.1: the same files a visitor gets. `npm run test:e2e` builds
+ * first (with the Supabase address pointing at the stand-in the tests start themselves).
+ */
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: '../test-results',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: true,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  use: {
+    ...devices['Desktop Chrome'],
+    baseURL: `http://127.0.0.1:${E2E_SITE_PORT}`,
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+    serviceWorkers: 'block',
+    trace: 'off',
+  },
+  webServer: [
+    {
+      command: `vite preview --port ${E2E_SITE_PORT} --strictPort --outDir node_modules/.cache/e2e-dist`,
+      cwd: '..',
+      url: `http://127.0.0.1:${E2E_SITE_PORT}/`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      // The local backend, as `npm start` runs it (embedded PGlite, wire port for the tests to read
+      // rows), on a fresh data directory each run.
+      command: `rm -rf node_modules/.cache/e2e-backend && tsx supabase/local/main.ts`,
+      cwd: '..',
+      env: {
+        LOCAL_API_PORT: String(E2E_API_PORT),
+        LOCAL_DB_PORT: String(E2E_DB_PORT),
+        LOCAL_BACKEND_DIR: 'node_modules/.cache/e2e-backend',
+      },
+      url: `http://127.0.0.1:${E2E_API_PORT}/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+  ],
+})

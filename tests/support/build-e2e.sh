@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Builds what the browser tests serve: the site pointed at the tests' local backend, and a second
+# build with a visible change (another agency name), for the service-worker update test.
+set -euo pipefail
+export VITE_SUPABASE_URL=http://127.0.0.1:54331
+build() {
+  vite build --ssr src/app/entry-prerender.tsx --logLevel warn
+  vite build --outDir "$1" --logLevel warn
+}
+build node_modules/.cache/e2e-dist
+VITE_AGENCY_NAME="Umbra Growth Next" build node_modules/.cache/e2e-dist-next

@@ -1,0 +1,69 @@
+import { expect, type BrowserContext, type Page } from '@playwright/test'
+
+/**
+ * Waits until the service worker controls the page and has precached the site: from then on the
+ * site must open without a network.
+ */
+export async function waitForOfflineReady(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready
+    if (!navigator.serviceWorker.controller) {
+      await new Promise<void>((resolve) =>
+        navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), {
+          once: true,
+        }),
+      )
+    }
+    return registration.active?.state
+  })
+  await expect
+    .poll(() =>
+      page.evaluate(async () => (await caches.keys()).some((key) => key.includes('precache'))),
+    )
+    .toBe(true)
+}
+
+/**
+ * Cuts the network for the pages *and* the service worker. `setOffline` alone does not reach the
+ * service worker's own fetches (microsoft/playwright#2311), so every request that would leave the
+ * browser is also aborted; with PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS=1 (set by
+ * `npm run test:e2e`) context routes see the worker's requests too. What still loads comes from the
+ * precache.
+ */
+export async function goOffline(context: BrowserContext): Promise<void> {
+  await context.route('**/*', (route) => route.abort('internetdisconnected'))
+  await context.setOffline(true)
+}
+
+export async function goOnline(context: BrowserContext): Promise<void> {
+  await context.unroute('**/*')
+  await context.setOffline(false)
+}
+
+/** The outbox records as IndexedDB holds them, read from the page. */
+export async function outboxRecords(page: Page): Promise<Record<string, unknown>[]> {
+  return page.evaluate(async () => {
+    // Opening a database that does not exist would create an empty one and break the app's own
+    // upgrade, so look first.
+    if (!(await indexedDB.databases()).some((database) => database.name === 'contact-outbox'))
+      return []
+    return new Promise<Record<string, unknown>[]>((resolve, reject) => {
+      const open = indexedDB.open('contact-outbox')
+      open.onerror = () => reject(open.error)
+      open.onsuccess = () => {
+        const db = open.result
+        if (!db.objectStoreNames.contains('submissions')) {
+          db.close()
+          resolve([])
+          return
+        }
+        const request = db.transaction('submissions').objectStore('submissions').getAll()
+        request.onsuccess = () => {
+          db.close()
+          resolve(request.result as Record<string, unknown>[])
+        }
+        request.onerror = () => reject(request.error)
+      }
+    })
+  })
+}
