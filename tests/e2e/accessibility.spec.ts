@@ -1,11 +1,10 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import {
+  allowNotFoundConsoleOn,
   allPages,
   DESKTOP,
   gotoHydrated,
-  NOT_FOUND_CONSOLE,
-  NOT_FOUND_PATH,
   openMenu,
   PHONE,
 } from '../support/site'
@@ -35,7 +34,7 @@ for (const { path } of allPages) {
     page,
     allowConsoleError,
   }) => {
-    if (path === NOT_FOUND_PATH) NOT_FOUND_CONSOLE.forEach(allowConsoleError)
+    allowNotFoundConsoleOn(path, allowConsoleError)
     await page.setViewportSize(DESKTOP)
     await gotoHydrated(page, path)
     expect(await axeViolations(page), `axe at ${DESKTOP.width}px`).toEqual([])
@@ -52,7 +51,7 @@ for (const { path } of allPages) {
     page,
     allowConsoleError,
   }) => {
-    if (path === NOT_FOUND_PATH) NOT_FOUND_CONSOLE.forEach(allowConsoleError)
+    allowNotFoundConsoleOn(path, allowConsoleError)
     await page.setViewportSize(DESKTOP)
     await gotoHydrated(page, path)
     await page.keyboard.press('Tab')

@@ -4,16 +4,16 @@ import {
   contactForm,
   expectFormValues,
   fillContactForm,
+  INSERT_URL,
   openContactPage,
   recordInserts,
   refuseInserts,
+  serverErrorAnswer,
   toast,
 } from '../support/contact-form'
 import { expect, test } from '../support/strict-page'
 
 /** The Secure Contact form against the real local backend (issue: form to Supabase). */
-
-const INSERT_URL = '**/rest/v1/contact_submissions'
 
 test('a filled form is stored as exactly one row with all six columns, then the form is cleared', async ({ page }) => {
   const name = uniqueName('Ada Lovelace')
@@ -72,13 +72,7 @@ test('a backend failure shows "Submission failed" with its message and keeps eve
   allowConsoleError,
 }) => {
   allowConsoleError(/Contact submission failed|status of 500/)
-  await page.route(INSERT_URL, (route) =>
-    route.fulfill({
-      status: 500,
-      contentType: 'application/json; charset=utf-8',
-      body: JSON.stringify({ code: 'XX000', details: null, hint: null, message: 'database is restarting' }),
-    }),
-  )
+  await page.route(INSERT_URL, (route) => route.fulfill(serverErrorAnswer('database is restarting')))
   const values = {
     name: uniqueName('Kept Values'),
     contact: 'kept@example.com',

@@ -4,13 +4,13 @@ import { site } from '../../src/content/site'
 import { siteEnv } from '../../src/lib/env'
 import { expectDesktopHeader, expectFooter, expectLinks } from '../support/page-content'
 import {
+  allowNotFoundConsoleOn,
   allPages,
   DESKTOP,
   expectSameDocument,
   gotoHydrated,
   markDocument,
   menuToggle,
-  NOT_FOUND_CONSOLE,
   NOT_FOUND_PATH,
   pageHeading,
   PHONE,
@@ -42,7 +42,7 @@ for (const { path } of allPages) {
     page,
     allowConsoleError,
   }) => {
-    if (path === NOT_FOUND_PATH) NOT_FOUND_CONSOLE.forEach(allowConsoleError)
+    allowNotFoundConsoleOn(path, allowConsoleError)
     await page.setViewportSize(DESKTOP)
     await gotoHydrated(page, path)
     await expectDesktopHeader(page, path === NOT_FOUND_PATH ? null : path)

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test'
 import { formCopy } from '../../src/features/contact/contact-copy'
 import {
+  allowNotFoundConsoleOn,
   allPages,
   gotoHydrated,
   NOT_FOUND_CONSOLE,
@@ -53,7 +54,7 @@ for (const { path } of allPages) {
     page,
     allowConsoleError,
   }) => {
-    if (path === NOT_FOUND_PATH) NOT_FOUND_CONSOLE.forEach(allowConsoleError)
+    allowNotFoundConsoleOn(path, allowConsoleError)
     await page.setViewportSize({ width: WIDTHS[0], height: 800 })
     await gotoHydrated(page, path)
     const overflows: string[] = []

@@ -4,8 +4,10 @@ import {
   contactForm,
   expectFormValues,
   fillContactForm,
+  INSERT_URL,
   openContactPage,
   refuseInserts,
+  serverErrorAnswer,
   toast,
   type ContactValues,
 } from '../support/contact-form'
@@ -16,8 +18,6 @@ import { expect, test } from '../support/strict-page'
 /** Submissions made without a connection: kept in IndexedDB, sent once, never lost or doubled. */
 
 test.use({ serviceWorkers: 'allow' })
-
-const INSERT_URL = '**/rest/v1/contact_submissions'
 
 function brief(label: string): Required<ContactValues> {
   return {
@@ -185,16 +185,7 @@ test('a queued message survives two server errors and is stored once when the ba
   await page.route(INSERT_URL, async (route) => {
     calls += 1
     if (calls <= 2) {
-      await route.fulfill({
-        status: 500,
-        contentType: 'application/json; charset=utf-8',
-        body: JSON.stringify({
-          code: 'XX000',
-          details: null,
-          hint: null,
-          message: 'temporarily unavailable',
-        }),
-      })
+      await route.fulfill(serverErrorAnswer('temporarily unavailable'))
       return
     }
     await route.continue()

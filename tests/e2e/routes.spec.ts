@@ -1,5 +1,5 @@
 import { expectPageContent } from '../support/page-content'
-import { allPages, NOT_FOUND_CONSOLE, NOT_FOUND_PATH, waitForHydration } from '../support/site'
+import { allowNotFoundConsoleOn, allPages, waitForHydration } from '../support/site'
 import { test } from '../support/strict-page'
 
 /**
@@ -10,7 +10,7 @@ import { test } from '../support/strict-page'
 
 for (const { id, path } of allPages) {
   test(`${path} shows its spec content once hydrated`, async ({ page, allowConsoleError }) => {
-    if (path === NOT_FOUND_PATH) NOT_FOUND_CONSOLE.forEach(allowConsoleError)
+    allowNotFoundConsoleOn(path, allowConsoleError)
     await page.goto(path)
     await page.waitForLoadState('networkidle')
     await waitForHydration(page)

@@ -53,6 +53,18 @@ export function toast(page: Page, title: string) {
   return page.getByRole('region', { name: /Notifications/ }).locator('li').filter({ hasText: title })
 }
 
+/** The Supabase insert, as a Playwright route pattern. */
+export const INSERT_URL = '**/rest/v1/contact_submissions'
+
+/** A failure on the server's side, answered the way PostgREST words one (a 500 with its error envelope). */
+export function serverErrorAnswer(message: string) {
+  return {
+    status: 500,
+    contentType: 'application/json; charset=utf-8',
+    body: JSON.stringify({ code: 'XX000', details: null, hint: null, message }),
+  }
+}
+
 /** Requests the page makes to the Supabase insert, recorded for assertions. */
 export function recordInserts(page: Page): string[] {
   const seen: string[] = []
@@ -69,7 +81,7 @@ export function recordInserts(page: Page): string[] {
  * (a value a check constraint rejects), so the refusal is PostgreSQL's own, not a faked answer.
  */
 export async function refuseInserts(page: Page, override: Record<string, unknown>): Promise<void> {
-  await page.route('**/rest/v1/contact_submissions', async (route) => {
+  await page.route(INSERT_URL, async (route) => {
     const row = JSON.parse(route.request().postData() ?? '{}') as Record<string, unknown>
     await route.continue({ postData: JSON.stringify({ ...row, ...override }) })
   })

@@ -51,6 +51,11 @@ export const NOT_FOUND_CONSOLE = [
   /Failed to load resource: the server responded with a status of 404/,
 ]
 
+/** Lets through what the 404 page logs on purpose, when `path` is the 404 page. */
+export function allowNotFoundConsoleOn(path: string, allowConsoleError: (pattern: RegExp) => void): void {
+  if (path === NOT_FOUND_PATH) NOT_FOUND_CONSOLE.forEach(allowConsoleError)
+}
+
 /** Spec: page targets stay on the site; channels go to the configured Telegram, WhatsApp or mail address. */
 export function expectedHref(target: LinkTarget): string {
   switch (target.kind) {

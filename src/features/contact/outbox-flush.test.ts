@@ -1,42 +1,14 @@
 // idb recognises requests by the global IDB classes, so they must exist even with a factory per test.
 import 'fake-indexeddb/auto'
 import { IDBFactory } from 'fake-indexeddb'
-import { wrap } from 'idb'
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import { LIMITS } from './contact-fields'
 import { FIELD_MESSAGES, type ContactSubmission } from './contact-schema'
 import { flushOutbox, retryDelay, type FlushDeps } from './outbox-flush'
 import { inPageMutex, webLocks, type WithLock } from './outbox-lock'
-import {
-  OUTBOX_DB_NAME,
-  OUTBOX_STORE,
-  UNREADABLE_RECORD_MESSAGE,
-  openOutbox,
-  type Outbox,
-} from './outbox-store'
+import { UNREADABLE_RECORD_MESSAGE, openOutbox, type Outbox } from './outbox-store'
+import { ADA, BOB, T0, putRaw } from './outbox-test-fixtures'
 import type { SendOutcome, SendSubmission } from './send-outcome'
-
-const T0 = Date.parse('2025-03-01T09:00:00.000Z')
-
-const ADA: ContactSubmission = {
-  id: '0b6f1a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
-  name: 'Ada Example',
-  contact: 'ada@example.com',
-  project_type: 'crypto/web3-launch',
-  budget: '10k-25k',
-  message: 'We launch a token in March and need a quiet campaign.',
-  user_agent: 'Mozilla/5.0 (test)',
-}
-
-const BOB: ContactSubmission = {
-  id: '1c7a2b63-4d5e-4f60-9b0c-1d2e3f4a5b6c',
-  name: 'Bob',
-  contact: '@bob_on_telegram',
-  project_type: null,
-  budget: null,
-  message: 'Payments for a high-risk shop.',
-  user_agent: 'Mozilla/5.0 (test)',
-}
 
 const DELIVERED: SendOutcome = { kind: 'delivered' }
 const OFFLINE: SendOutcome = { kind: 'unreachable', message: 'Failed to fetch' }
@@ -77,13 +49,6 @@ function scriptedSend(script: Record<string, SendOutcome[]>) {
 
 function deps(send: SendSubmission, withLock: WithLock = inPageMutex()): FlushDeps {
   return { outbox, send, now: () => clock, withLock }
-}
-
-async function putRaw(value: unknown): Promise<void> {
-  const db = await wrap(factory.open(OUTBOX_DB_NAME))
-  if (!db) throw new Error('could not open the outbox database')
-  await db.put(OUTBOX_STORE, value)
-  db.close()
 }
 
 test('retries wait 1 s, 2 s, 4 s, 8 s, 16 s, then 30 s at most', () => {
@@ -238,7 +203,7 @@ test('a refused submission needs attention, is reported with the message, and is
 test('a stored record that no longer passes the schema needs attention and is never sent', async () => {
   // Altered on disk: a blank name and an over-long brief.
   const tampered = { ...ADA, name: '  ', message: 'x'.repeat(LIMITS.message + 1) }
-  await putRaw({
+  await putRaw(factory, {
     version: 1,
     submission: tampered,
     queuedAt: '2025-03-01T08:00:00.000Z',
@@ -269,7 +234,7 @@ test('a stored record that no longer passes the schema needs attention and is ne
 
 test('a record written by an older version is flagged, kept as stored and never sent', async () => {
   const old = { submission: ADA, queuedAt: '2025-02-27T18:30:00.000Z' }
-  await putRaw(old)
+  await putRaw(factory, old)
   const { send, sent } = scriptedSend({})
 
   const summary = await flushOutbox(deps(send))

@@ -1,41 +1,16 @@
 // idb recognises requests by the global IDB classes, so they must exist even with a factory per test.
 import 'fake-indexeddb/auto'
 import { IDBFactory } from 'fake-indexeddb'
-import { wrap } from 'idb'
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import { ZodError } from 'zod'
-import type { ContactSubmission } from './contact-schema'
 import {
-  OUTBOX_DB_NAME,
-  OUTBOX_STORE,
   UNREADABLE_RECORD_MESSAGE,
   openOutbox,
   readRecord,
   type Outbox,
   type OutboxRecord,
 } from './outbox-store'
-
-const T0 = Date.parse('2025-03-01T09:00:00.000Z')
-
-const ADA: ContactSubmission = {
-  id: '0b6f1a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
-  name: 'Ada Example',
-  contact: 'ada@example.com',
-  project_type: 'crypto/web3-launch',
-  budget: '10k-25k',
-  message: 'We launch a token in March and need a quiet campaign.',
-  user_agent: 'Mozilla/5.0 (test)',
-}
-
-const BOB: ContactSubmission = {
-  id: '1c7a2b63-4d5e-4f60-9b0c-1d2e3f4a5b6c',
-  name: 'Bob',
-  contact: '@bob_on_telegram',
-  project_type: null,
-  budget: null,
-  message: 'Payments for a high-risk shop.',
-  user_agent: 'Mozilla/5.0 (test)',
-}
+import { ADA, BOB, T0, getAllRaw, putRaw } from './outbox-test-fixtures'
 
 // Each test gets its own in-memory IndexedDB, dropped with it.
 let factory: IDBFactory
@@ -50,29 +25,10 @@ afterEach(() => {
   outbox.close()
 })
 
-async function rawDatabase() {
-  const db = await wrap(factory.open(OUTBOX_DB_NAME))
-  if (!db) throw new Error('could not open the outbox database')
-  return db
-}
-
-async function putRaw(value: unknown): Promise<void> {
-  const db = await rawDatabase()
-  await db.put(OUTBOX_STORE, value)
-  db.close()
-}
-
-async function getAllRaw(): Promise<unknown[]> {
-  const db = await rawDatabase()
-  const values: unknown[] = await db.getAll(OUTBOX_STORE)
-  db.close()
-  return values
-}
-
 test('enqueue stores exactly the submission and its bookkeeping', async () => {
   await outbox.enqueue(ADA, T0)
 
-  expect(await getAllRaw()).toStrictEqual([
+  expect(await getAllRaw(factory)).toStrictEqual([
     {
       version: 1,
       submission: ADA,
@@ -88,7 +44,7 @@ test('enqueue stores exactly the submission and its bookkeeping', async () => {
 test('enqueue refuses a submission that would not pass the schema, and stores nothing', async () => {
   await expect(outbox.enqueue({ ...ADA, message: '   ' }, T0)).rejects.toBeInstanceOf(ZodError)
 
-  expect(await getAllRaw()).toStrictEqual([])
+  expect(await getAllRaw(factory)).toStrictEqual([])
 })
 
 test('queuing the same id again replaces the record instead of adding a second one', async () => {
@@ -118,7 +74,7 @@ test('get returns the record by id, and undefined once removed', async () => {
   expect(await outbox.get(ADA.id)).toStrictEqual(queued)
   await outbox.remove(ADA.id)
   expect(await outbox.get(ADA.id)).toBeUndefined()
-  expect(await getAllRaw()).toStrictEqual([])
+  expect(await getAllRaw(factory)).toStrictEqual([])
 })
 
 test('update replaces a stored record but never brings back a removed one', async () => {
@@ -166,7 +122,7 @@ test('readRecord returns a version-1 record as it is', () => {
 
 test('a record from an older version is flagged for attention with its fields recovered', async () => {
   // An unversioned record, with a project type this version no longer offers.
-  await putRaw({
+  await putRaw(factory, {
     submission: { ...ADA, project_type: 'nft-drop' },
     queuedAt: '2025-02-27T18:30:00.000Z',
     attempts: 4,
@@ -191,12 +147,12 @@ test('reading a record of another version leaves the stored value untouched', as
     version: 2,
     submission: { id: ADA.id, ciphertext: '-----BEGIN PGP MESSAGE-----' },
   }
-  await putRaw(newer)
+  await putRaw(factory, newer)
 
   await outbox.list()
   await outbox.count()
 
-  expect(await getAllRaw()).toStrictEqual([newer])
+  expect(await getAllRaw(factory)).toStrictEqual([newer])
 })
 
 test('readRecord keeps damaged fields as text instead of dropping them', () => {
