@@ -1,4 +1,4 @@
-import { pageOutbox } from './contact-dependencies-browser'
+import { withPageOutbox } from './contact-dependencies-browser'
 import type { ContactSubmission } from './contact-schema'
 import { announceOutboxCounts } from './outbox-events-browser'
 import { flushOutbox, RETRY_CAP_MS } from './outbox-flush'
@@ -50,19 +50,21 @@ export function createOutboxSync(events: OutboxSyncEvents): OutboxSync {
 
   async function flush(options: { ignoreSchedule?: boolean } = {}): Promise<void> {
     if (disposed) return
-    const outbox = await pageOutbox()
-    if (!navigator.onLine) {
-      // Nothing can be sent; the `online` event will flush again.
-      events.counts(await outbox.count())
-      return
-    }
-    const summary = await flushOutbox({
-      outbox,
-      send: sendToSupabase,
-      now: Date.now,
-      withLock,
-      ignoreSchedule: options.ignoreSchedule ?? false,
+    const summary = await withPageOutbox(async (outbox) => {
+      if (!navigator.onLine) {
+        // Nothing can be sent; the `online` event will flush again.
+        events.counts(await outbox.count())
+        return null
+      }
+      return flushOutbox({
+        outbox,
+        send: sendToSupabase,
+        now: Date.now,
+        withLock,
+        ignoreSchedule: options.ignoreSchedule ?? false,
+      })
     })
+    if (!summary) return
     summary.delivered.forEach((submission) => events.delivered(submission))
     summary.rejected.forEach(({ submission, message }) => events.rejected(submission, message))
     events.counts({ pending: summary.pending, needsAttention: summary.needsAttention })
@@ -79,19 +81,22 @@ export function createOutboxSync(events: OutboxSyncEvents): OutboxSync {
   return {
     flush,
     async list() {
-      return (await pageOutbox()).list()
+      return withPageOutbox((outbox) => outbox.list())
     },
     async resend(id) {
-      const outbox = await pageOutbox()
-      const record = await outbox.get(id)
+      const record = await withPageOutbox((outbox) => outbox.get(id))
       if (!record) return
-      await outbox.update({ ...record, state: 'pending', attempts: 0, nextAttemptAt: Date.now(), lastError: null })
+      await withPageOutbox((outbox) =>
+        outbox.update({ ...record, state: 'pending', attempts: 0, nextAttemptAt: Date.now(), lastError: null }),
+      )
       await flush({ ignoreSchedule: true })
     },
     async discard(id) {
-      const outbox = await pageOutbox()
-      await outbox.remove(id)
-      events.counts(await outbox.count())
+      const counts = await withPageOutbox(async (outbox) => {
+        await outbox.remove(id)
+        return outbox.count()
+      })
+      events.counts(counts)
       announceOutboxCounts()
     },
     dispose() {
