@@ -1,4 +1,5 @@
 import { expect, type BrowserContext, type Page } from '@playwright/test'
+import { OUTBOX_DB_NAME, OUTBOX_STORE } from '../../src/features/contact/outbox-names'
 
 /**
  * Waits until the service worker controls the page and has precached the site: from then on the
@@ -42,22 +43,23 @@ export async function goOnline(context: BrowserContext): Promise<void> {
 
 /** The outbox records as IndexedDB holds them, read from the page. */
 export async function outboxRecords(page: Page): Promise<Record<string, unknown>[]> {
-  return page.evaluate(async () => {
+  const names = { database: OUTBOX_DB_NAME, store: OUTBOX_STORE }
+  return page.evaluate(async ({ database, store }) => {
     // Opening a database that does not exist would create an empty one and break the app's own
     // upgrade, so look first.
-    if (!(await indexedDB.databases()).some((database) => database.name === 'contact-outbox'))
+    if (!(await indexedDB.databases()).some((found) => found.name === database))
       return []
     return new Promise<Record<string, unknown>[]>((resolve, reject) => {
-      const open = indexedDB.open('contact-outbox')
+      const open = indexedDB.open(database)
       open.onerror = () => reject(open.error)
       open.onsuccess = () => {
         const db = open.result
-        if (!db.objectStoreNames.contains('submissions')) {
+        if (!db.objectStoreNames.contains(store)) {
           db.close()
           resolve([])
           return
         }
-        const request = db.transaction('submissions').objectStore('submissions').getAll()
+        const request = db.transaction(store).objectStore(store).getAll()
         request.onsuccess = () => {
           db.close()
           resolve(request.result as Record<string, unknown>[])
@@ -65,5 +67,5 @@ export async function outboxRecords(page: Page): Promise<Record<string, unknown>
         request.onerror = () => reject(request.error)
       }
     })
-  })
+  }, names)
 }

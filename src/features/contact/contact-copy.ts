@@ -1,5 +1,4 @@
 import { LIMITS } from './contact-fields'
-import { FALLBACK_ERROR_MESSAGE } from './send-to-supabase'
 
 /** Spec §5 / §8: the one message for any required field that is empty after trimming. */
 export const REQUIRED_FIELDS_MESSAGE = 'All required fields must be filled.'
@@ -27,7 +26,7 @@ export const submitToasts = {
     title: 'Message Sent Securely',
     description: "Your encrypted message has been received. We'll respond within 24 hours.",
   },
-  failed: { title: 'Submission failed', fallbackDescription: FALLBACK_ERROR_MESSAGE },
+  failed: { title: 'Submission failed' },
   requiredMissing: { title: REQUIRED_FIELDS_MESSAGE },
   invalid: { title: 'Please check the highlighted fields.' },
   queued: {

@@ -15,6 +15,7 @@ import {
 } from './contact-schema'
 import { newSubmissionId } from './submission-id'
 import { submitContact, type SubmitDependencies, type SubmitResult } from './submit-contact'
+import { showFailedToast, showQueuedToast, showSentToast } from './submit-toasts'
 import type { ReturnedSubmission } from './returned-submissions'
 import { useReturnedSubmission } from './use-returned-submission'
 import { zodResolver } from './zod-resolver'
@@ -185,17 +186,10 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
 function announce(result: SubmitResult): void {
   switch (result.kind) {
     case 'sent':
-      showToast({ ...submitToasts.sent, variant: 'success' })
-      return
+      return showSentToast()
     case 'queued':
-      showToast({ ...submitToasts.queued, variant: 'default' })
-      return
+      return showQueuedToast()
     case 'failed':
-      console.error('Contact submission failed:', result.cause)
-      showToast({
-        title: submitToasts.failed.title,
-        description: result.message || submitToasts.failed.fallbackDescription,
-        variant: 'destructive',
-      })
+      return showFailedToast(result.message, 'Contact submission failed:', result.cause)
   }
 }

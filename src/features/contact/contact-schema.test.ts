@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
+import { REQUIRED_FIELDS_MESSAGE } from './contact-copy'
 import { BUDGET_OPTIONS, LIMITS, PROJECT_TYPE_OPTIONS, projectTypeValue } from './contact-fields'
 import {
   contactFormSchema,
   contactSubmissionSchema,
   EMPTY_CONTACT_FORM,
   FIELD_MESSAGES,
-  REQUIRED_FIELDS_MESSAGE,
   toFormValues,
   toSubmission,
 } from './contact-schema'

@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import { BUDGET_VALUES, LIMITS, PROJECT_TYPE_VALUES } from './contact-fields'
-export { REQUIRED_FIELDS_MESSAGE } from './contact-copy'
 
 export const FIELD_MESSAGES = {
   nameRequired: 'Enter your name or an alias.',

@@ -4,10 +4,11 @@ import { IDBFactory } from 'fake-indexeddb'
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import { LIMITS } from './contact-fields'
 import { FIELD_MESSAGES, type ContactSubmission } from './contact-schema'
-import { flushOutbox, retryDelay, type FlushDeps } from './outbox-flush'
+import { flushOutbox, type FlushDeps } from './outbox-flush'
 import { inPageMutex, webLocks, type WithLock } from './outbox-lock'
 import { UNREADABLE_RECORD_MESSAGE, openOutbox, type Outbox } from './outbox-store'
 import { ADA, BOB, T0, putRaw } from './outbox-test-fixtures'
+import { retryDelay } from './retry-delay'
 import type { SendOutcome, SendSubmission } from './send-outcome'
 
 const DELIVERED: SendOutcome = { kind: 'delivered' }

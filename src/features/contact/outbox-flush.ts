@@ -2,11 +2,8 @@ import type { ZodError } from 'zod'
 import { contactSubmissionSchema, type ContactSubmission } from './contact-schema'
 import type { WithLock } from './outbox-lock'
 import type { Outbox, OutboxRecord } from './outbox-store'
-import type { SendOutcome, SendSubmission } from './send-outcome'
-
 import { retryDelay } from './retry-delay'
-
-export { RETRY_BASE_MS, RETRY_CAP_MS, retryDelay } from './retry-delay'
+import type { SendOutcome, SendSubmission } from './send-outcome'
 
 export type FlushDeps = {
   outbox: Outbox
@@ -103,6 +100,8 @@ async function flushRound({
     }
   }
 
+  // Read again, not computed from the first list: a record queued during this round (whose own
+  // flush was skipped for the lock) must count and get its retry time.
   const remaining = await outbox.list()
   const pending = remaining.filter((record) => record.state === 'pending')
   const earliest = pending.length

@@ -1,4 +1,6 @@
 import { OUTBOX_DB_NAME, OUTBOX_STORE } from './outbox-names'
+// A type only: erased from the bundle, so idb and zod stay out of this light module.
+import type { OutboxCounts } from './outbox-store'
 
 /**
  * Cheap looks at the outbox with the bare IndexedDB API, so that a page loads the outbox code
@@ -7,9 +9,7 @@ import { OUTBOX_DB_NAME, OUTBOX_STORE } from './outbox-names'
  * Neither ever creates the database: the outbox's own upgrade must be the one to do that.
  */
 
-export type OutboxPeekCounts = { pending: number; needsAttention: number }
-
-const NONE: OutboxPeekCounts = { pending: 0, needsAttention: 0 }
+const NONE: OutboxCounts = { pending: 0, needsAttention: 0 }
 
 /** Opens the outbox database if it exists; resolves null (creating nothing) if it does not. */
 function openExisting(): Promise<IDBDatabase | null> {
@@ -23,7 +23,7 @@ function openExisting(): Promise<IDBDatabase | null> {
   })
 }
 
-async function readCounts(db: IDBDatabase): Promise<OutboxPeekCounts> {
+async function readCounts(db: IDBDatabase): Promise<OutboxCounts> {
   try {
     if (!db.objectStoreNames.contains(OUTBOX_STORE)) return NONE
     const records = await new Promise<{ state?: unknown }[]>((resolve, reject) => {
@@ -56,7 +56,7 @@ export async function outboxMayHaveRecords(): Promise<boolean> {
 }
 
 /** The outbox's counts, for the status line. */
-export async function peekOutboxCounts(): Promise<OutboxPeekCounts> {
+export async function peekOutboxCounts(): Promise<OutboxCounts> {
   const db = await openExisting()
   return db ? readCounts(db) : NONE
 }

@@ -1,10 +1,8 @@
 import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
 import { z } from 'zod'
 import { contactSubmissionSchema, type ContactSubmission } from './contact-schema'
-
 import { OUTBOX_DB_NAME, OUTBOX_STORE } from './outbox-names'
 
-export { OUTBOX_DB_NAME, OUTBOX_STORE }
 /** The IndexedDB schema version (object stores). Record shapes are versioned inside each record. */
 const DB_VERSION = 1
 

@@ -1,9 +1,10 @@
 import { withPageOutbox } from './contact-dependencies-browser'
 import type { ContactSubmission } from './contact-schema'
 import { announceOutboxCounts } from './outbox-events-browser'
-import { flushOutbox, RETRY_CAP_MS } from './outbox-flush'
+import { flushOutbox } from './outbox-flush'
 import { webLocks } from './outbox-lock'
 import type { OutboxCounts, OutboxRecord } from './outbox-store'
+import { RETRY_CAP_MS } from './retry-delay'
 import { sendToSupabase } from './send-to-supabase'
 
 /** What the page hears from the outbox; the hook turns these into toasts and the status line. */

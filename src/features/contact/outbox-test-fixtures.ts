@@ -1,6 +1,6 @@
 import { wrap } from 'idb'
 import type { ContactSubmission } from './contact-schema'
-import { OUTBOX_DB_NAME, OUTBOX_STORE } from './outbox-store'
+import { OUTBOX_DB_NAME, OUTBOX_STORE } from './outbox-names'
 
 /** What the outbox's unit tests share: a fixed moment, two valid submissions, raw database access. */
 

@@ -1,14 +1,12 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react'
-import { showToast } from '../../components/toast/toast-store'
-import { submitToasts } from './contact-copy'
 import type { ContactSubmission } from './contact-schema'
 import { onOutboxChanged, onOutboxCountsAnnounced } from './outbox-events-browser'
 import { outboxMayHaveRecords, peekOutboxCounts } from './outbox-peek-browser'
+import type { OutboxCounts } from './outbox-store'
 import type { OutboxSync } from './outbox-sync-engine'
 import { retryDelay } from './retry-delay'
 import { canRestoreIntoForm, returnSubmission } from './returned-submissions'
-
-export type OutboxCountsState = { pending: number; needsAttention: number }
+import { showFailedToast, showSentToast } from './submit-toasts'
 
 const subscribeToConnection = (listener: () => void) => {
   window.addEventListener('online', listener)
@@ -27,14 +25,14 @@ const subscribeToConnection = (listener: () => void) => {
  */
 export function useOutboxSync() {
   const online = useSyncExternalStore(subscribeToConnection, () => navigator.onLine, () => true)
-  const [counts, setCounts] = useState<OutboxCountsState>({ pending: 0, needsAttention: 0 })
+  const [counts, setCounts] = useState<OutboxCounts>({ pending: 0, needsAttention: 0 })
   const syncRef = useRef<Promise<OutboxSync> | null>(null)
 
   const engine = useCallback((): Promise<OutboxSync> => {
     syncRef.current ??= import('./outbox-sync-engine').then(
       ({ createOutboxSync }) => {
         const sync: OutboxSync = createOutboxSync({
-          delivered: () => showToast({ ...submitToasts.sent, variant: 'success' }),
+          delivered: showSentToast,
           rejected: (submission, message) => giveBack(submission, message, sync),
           counts: setCounts,
         })
@@ -110,7 +108,6 @@ export function useOutboxSync() {
  * contact form when it is open and empty; otherwise it stays in the outbox, marked for review.
  */
 function giveBack(submission: ContactSubmission, message: string, sync: OutboxSync) {
-  console.error('A queued contact submission was refused:', message)
-  showToast({ title: submitToasts.failed.title, description: message, variant: 'destructive' })
+  showFailedToast(message, 'A queued contact submission was refused:', message)
   if (canRestoreIntoForm()) returnSubmission({ submission, release: () => sync.discard(submission.id) })
 }
