@@ -14,7 +14,7 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
     tailwindcss(),
     prerenderPlugin(),
     previewPlugin(),
-    VitePWA(pwaOptions(parseSiteEnv({ ...loadEnv(mode, process.cwd(), 'VITE_'), ...process.env }))),
+    VitePWA(pwaOptions(parseSiteEnv(loadEnv(mode, process.cwd(), 'VITE_')))),
   ],
   define: {
     // The footer's copyright year, fixed at build time so the prerendered HTML and hydration agree.

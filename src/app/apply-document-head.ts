@@ -1,4 +1,4 @@
-import type { DocumentHead } from './document-head'
+import { pageMetaTags, type DocumentHead } from './document-head'
 
 /**
  * Browser side of `document-head.ts`: after a client-side navigation, make the live <head> say what
@@ -6,11 +6,7 @@ import type { DocumentHead } from './document-head'
  */
 export function applyDocumentHead(head: DocumentHead): void {
   document.title = head.title
-  setMeta('name', 'description', head.description)
-  setMeta('property', 'og:title', head.title)
-  setMeta('property', 'og:description', head.description)
-  setMeta('property', 'og:url', head.canonical)
-  setMeta('name', 'robots', head.canonical ? null : 'noindex')
+  for (const { attribute, key, content } of pageMetaTags(head)) setMeta(attribute, key, content)
 
   let canonical = document.head.querySelector<HTMLLinkElement>('link[rel="canonical"]')
   if (head.canonical) {

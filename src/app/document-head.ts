@@ -1,5 +1,5 @@
-import { absoluteUrl, notFoundRoute, siteRoutes } from './route-table'
 import { siteEnv } from '../lib/env'
+import { absoluteUrl, notFoundRoute, routeForPath } from './route-table'
 
 /** What the <head> says about one address: written into the prerendered HTML, kept in sync on navigation. */
 export type DocumentHead = {
@@ -10,15 +10,25 @@ export type DocumentHead = {
 }
 
 export function headFor(pathname: string): DocumentHead {
-  const route = siteRoutes.find((candidate) => candidate.path === normalizePath(pathname))
+  const route = routeForPath(pathname)
   if (!route) return { title: notFoundRoute.title, description: notFoundRoute.description, canonical: null }
   return { title: route.title, description: route.description, canonical: absoluteUrl(route.path) }
 }
 
-/** `/services/` and `/services` are the same page; `/services.html` is how some hosts name it. */
-export function normalizePath(pathname: string): string {
-  const trimmed = pathname.replace(/\.html$/, '').replace(/\/index$/, '/').replace(/(.)\/+$/, '$1')
-  return trimmed === '' ? '/' : trimmed
+export type MetaTag = { attribute: 'name' | 'property'; key: string; content: string | null }
+
+/**
+ * The meta tags that change from page to page (content null: the page has none). The prerender
+ * writes them and the browser rewrites them after navigation, from this one list.
+ */
+export function pageMetaTags(head: DocumentHead): MetaTag[] {
+  return [
+    { attribute: 'name', key: 'description', content: head.description },
+    { attribute: 'property', key: 'og:title', content: head.title },
+    { attribute: 'property', key: 'og:description', content: head.description },
+    { attribute: 'property', key: 'og:url', content: head.canonical },
+    { attribute: 'name', key: 'robots', content: head.canonical ? null : 'noindex' },
+  ]
 }
 
 const escapeHtml = (value: string) =>
@@ -26,20 +36,16 @@ const escapeHtml = (value: string) =>
 
 /** The head tags as HTML, for the prerender. */
 export function renderHeadTags(head: DocumentHead): string {
-  const tags = [
-    `<title>${escapeHtml(head.title)}</title>`,
-    `<meta name="description" content="${escapeHtml(head.description)}" />`,
-    `<meta property="og:type" content="website" />`,
-    `<meta property="og:site_name" content="${escapeHtml(siteEnv.agencyName)}" />`,
-    `<meta property="og:title" content="${escapeHtml(head.title)}" />`,
-    `<meta property="og:description" content="${escapeHtml(head.description)}" />`,
-    `<meta name="twitter:card" content="summary" />`,
+  const metaTag = ({ attribute, key, content }: MetaTag) =>
+    `<meta ${attribute}="${key}" content="${escapeHtml(content ?? '')}" />`
+  const sameOnEveryPage: MetaTag[] = [
+    { attribute: 'property', key: 'og:type', content: 'website' },
+    { attribute: 'property', key: 'og:site_name', content: siteEnv.agencyName },
+    { attribute: 'name', key: 'twitter:card', content: 'summary' },
   ]
-  if (head.canonical) {
-    tags.push(`<link rel="canonical" href="${escapeHtml(head.canonical)}" />`)
-    tags.push(`<meta property="og:url" content="${escapeHtml(head.canonical)}" />`)
-  } else {
-    tags.push(`<meta name="robots" content="noindex" />`)
-  }
-  return tags.join('\n    ')
+  return [
+    `<title>${escapeHtml(head.title)}</title>`,
+    ...[...sameOnEveryPage, ...pageMetaTags(head)].filter((tag) => tag.content !== null).map(metaTag),
+    ...(head.canonical ? [`<link rel="canonical" href="${escapeHtml(head.canonical)}" />`] : []),
+  ].join('\n    ')
 }

@@ -3,8 +3,7 @@ import { renderToString } from 'react-dom/server'
 import { StaticRouter } from 'react-router-dom'
 import { headFor, renderHeadTags } from './document-head'
 import { AppRoutes, pageSourceFiles, preloadPage } from './router'
-import { absoluteUrl, siteRoutes, type RouteId } from './route-table'
-import { siteEnv } from '../lib/env'
+import { absoluteUrl, siteRoutes } from './route-table'
 
 /**
  * Entry of the server build, used only at build time by `src/build/prerender-plugin.ts`: it renders
@@ -25,7 +24,7 @@ export const prerenderTargets: PrerenderTarget[] = [
   ...siteRoutes.map((route) => ({
     path: route.path,
     file: route.path === '/' ? 'index.html' : `${route.path.slice(1)}.html`,
-    pageSource: pageSourceFiles[route.id satisfies RouteId],
+    pageSource: pageSourceFiles[route.id],
   })),
   { path: '/404', file: '404.html', pageSource: pageSourceFiles['not-found'] },
 ]
@@ -50,5 +49,5 @@ export function renderSitemap(): string {
 }
 
 export function renderRobots(): string {
-  return `User-agent: *\nAllow: /\n\nSitemap: ${siteEnv.siteUrl}/sitemap.xml\n`
+  return `User-agent: *\nAllow: /\n\nSitemap: ${absoluteUrl('/sitemap.xml')}\n`
 }

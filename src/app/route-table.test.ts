@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { headFor, normalizePath, renderHeadTags } from './document-head'
-import { absoluteUrl, notFoundRoute, siteRoutes } from './route-table'
+import { headFor, renderHeadTags } from './document-head'
+import { absoluteUrl, normalizePath, notFoundRoute, siteRoutes } from './route-table'
 import { pageIdFor, pageSourceFiles } from './router'
 import { prerenderTargets, renderRobots, renderSitemap } from './entry-prerender'
 import { siteEnv } from '../lib/env'

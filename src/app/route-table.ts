@@ -71,6 +71,18 @@ export function routeById(id: RouteId): SiteRoute {
   return route
 }
 
+/** `/services/` and `/services` are the same page; `/services.html` is how some hosts name it. */
+export function normalizePath(pathname: string): string {
+  const trimmed = pathname.replace(/\.html$/, '').replace(/\/index$/, '/').replace(/(.)\/+$/, '$1')
+  return trimmed === '' ? '/' : trimmed
+}
+
+/** The route an address shows, or undefined for the 404 page. */
+export function routeForPath(pathname: string): SiteRoute | undefined {
+  const path = normalizePath(pathname)
+  return siteRoutes.find((route) => route.path === path)
+}
+
 /** Absolute public address of a path, for canonical links, Open Graph and the sitemap. */
 export function absoluteUrl(path: string): string {
   return path === '/' ? `${siteEnv.siteUrl}/` : `${siteEnv.siteUrl}${path}`

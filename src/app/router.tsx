@@ -1,8 +1,7 @@
 import { createElement, lazy, type ComponentType } from 'react'
 import { Route, Routes } from 'react-router-dom'
-import { normalizePath } from './document-head'
 import { RootLayout } from './root-layout'
-import { siteRoutes, type RouteId } from './route-table'
+import { routeForPath, siteRoutes, type RouteId } from './route-table'
 
 export type PageId = RouteId | 'not-found'
 
@@ -21,15 +20,10 @@ const pageLoaders: Record<PageId, PageLoader> = {
   'not-found': () => import('../pages/not-found').then((page) => page.NotFoundPage),
 }
 
-/** Source modules of the pages, so the prerender can find each page's chunk in the bundle. */
-export const pageSourceFiles: Record<PageId, string> = {
-  home: 'src/pages/home.tsx',
-  services: 'src/pages/services.tsx',
-  'case-studies': 'src/pages/case-studies.tsx',
-  about: 'src/pages/about.tsx',
-  contact: 'src/pages/contact.tsx',
-  'not-found': 'src/pages/not-found.tsx',
-}
+/** Source modules of the pages (each named after its id), so the prerender can find each page's chunk. */
+export const pageSourceFiles = Object.fromEntries(
+  (Object.keys(pageLoaders) as PageId[]).map((id) => [id, `src/pages/${id}.tsx`]),
+) as Record<PageId, string>
 
 const loadedPages = new Map<PageId, ComponentType>()
 const lazyPages = {} as Record<PageId, ComponentType>
@@ -44,7 +38,7 @@ async function remember(id: PageId, load: PageLoader): Promise<ComponentType> {
 }
 
 export function pageIdFor(pathname: string): PageId {
-  return siteRoutes.find((route) => route.path === normalizePath(pathname))?.id ?? 'not-found'
+  return routeForPath(pathname)?.id ?? 'not-found'
 }
 
 /**

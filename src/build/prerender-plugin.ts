@@ -8,7 +8,6 @@ type OutputChunk = Rolldown.OutputChunk
 
 /** Where `npm run build` puts the server bundle that renders the pages (first step of the build). */
 export const PRERENDER_BUNDLE_DIR = 'node_modules/.cache/prerender'
-export const PRERENDER_ENTRY = 'src/app/entry-prerender.tsx'
 
 type PrerenderModule = typeof import('../app/entry-prerender')
 

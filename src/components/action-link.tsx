@@ -16,7 +16,7 @@ export const actionClasses = (variant: ActionVariant) =>
   `inline-flex min-h-12 items-center justify-center gap-2 rounded-full px-6 py-3 text-sm font-semibold transition-colors ${variantClasses[variant]}`
 
 /** Where a target points: internal targets stay in the router, channels are plain links. */
-export function hrefOf(target: LinkTarget): string {
+function hrefOf(target: LinkTarget): string {
   switch (target.kind) {
     case 'page':
       return target.to

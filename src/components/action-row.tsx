@@ -4,7 +4,7 @@ import { Icon } from './icon'
 
 const channelIcon = { telegram: 'send', whatsapp: 'message', email: 'mail' } as const
 
-export function ActionLink({ action, variant }: { action: Action; variant: ActionVariant }) {
+function ActionLink({ action, variant }: { action: Action; variant: ActionVariant }) {
   const { target } = action
   return (
     <SmartLink target={target} className={actionClasses(variant)}>

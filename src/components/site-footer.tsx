@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom'
 import { siteRoutes } from '../app/route-table'
+import { contactIntro } from '../content/contact-page'
 import { footerContent } from '../content/footer'
 import { site } from '../content/site'
 import { SmartLink } from './action-link'
@@ -64,7 +65,7 @@ export function SiteFooter() {
             <li>
               <Link to="/contact" className={footerLink}>
                 <ChannelIcon name="lock" className="size-4" />
-                Secure Contact
+                {contactIntro.heading}
               </Link>
             </li>
           </ul>

@@ -49,7 +49,7 @@ export const aboutStats = [
   { value: '24/7', label: 'Support availability' },
 ] as const satisfies Four<Stat>
 
-/** The mail link itself is built from `siteEnv.founderEmail` where it is rendered. */
+/** The link is an `email` target: `action-link.tsx` turns it into a mailto: for `site.founderEmail`. */
 export const founderContact = {
   heading: 'Speak to Our Founder',
   body: 'For sensitive projects or partnership inquiries, write to our founder directly. Every message is read personally.',

@@ -3,6 +3,7 @@
  * messages belong to the contact feature's schema, not here.
  */
 
+import { site } from './site'
 import type { Four } from './types'
 
 export const contactIntro = {
@@ -18,8 +19,8 @@ export const formCard = {
 
 export const directContact = {
   title: 'Direct Contact',
-  telegramLabel: 'Telegram',
-  whatsappLabel: 'WhatsApp',
+  telegramLabel: site.telegramLabel,
+  whatsappLabel: site.whatsappLabel,
   channelNote: 'Encrypted messaging',
 } as const satisfies {
   title: string

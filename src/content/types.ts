@@ -72,4 +72,5 @@ export type CaseStudy = {
 
 export type Stat = { value: string; label: string }
 
-export type CoreValue = { icon: IconName; title: string; description: string }
+/** A value card has the shape of a capability card. */
+export type CoreValue = Capability

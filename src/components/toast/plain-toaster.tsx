@@ -1,7 +1,6 @@
 import { useEffect, useSyncExternalStore } from 'react'
 import {
   DEFAULT_TOAST_DURATION,
-  dismissToast,
   getToasts,
   removeToast,
   subscribeToToasts,
@@ -34,10 +33,8 @@ function PlainToast({ toast }: { toast: Toast }) {
   const duration = toast.duration ?? DEFAULT_TOAST_DURATION
   useEffect(() => {
     if (!Number.isFinite(duration)) return
-    const timer = setTimeout(() => {
-      dismissToast(toast.id)
-      removeToast(toast.id)
-    }, duration)
+    // No closing animation here, so the toast goes at once (Radix's toaster dismisses, then removes).
+    const timer = setTimeout(() => removeToast(toast.id), duration)
     return () => clearTimeout(timer)
   }, [toast.id, duration])
 
