@@ -15,14 +15,22 @@ const DEMO_EXPIRY = 1983812996
 
 export type ApiKeys = { anonKey: string; serviceRoleKey: string }
 
+// Signed once per secret, not on every request the gateway checks.
+const keysBySecret = new Map<string, ApiKeys>()
+
 export function apiKeysFor(jwtSecret: string): ApiKeys {
-  return {
-    anonKey: signJwt({ iss: 'supabase-demo', role: 'anon', exp: DEMO_EXPIRY }, jwtSecret),
-    serviceRoleKey: signJwt(
-      { iss: 'supabase-demo', role: 'service_role', exp: DEMO_EXPIRY },
-      jwtSecret,
-    ),
+  let keys = keysBySecret.get(jwtSecret)
+  if (!keys) {
+    keys = {
+      anonKey: signJwt({ iss: 'supabase-demo', role: 'anon', exp: DEMO_EXPIRY }, jwtSecret),
+      serviceRoleKey: signJwt(
+        { iss: 'supabase-demo', role: 'service_role', exp: DEMO_EXPIRY },
+        jwtSecret,
+      ),
+    }
+    keysBySecret.set(jwtSecret, keys)
   }
+  return keys
 }
 
 export type GatewayDecision =

@@ -22,7 +22,7 @@ export type PostgrestErrorBody = {
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
-function json(status: number, value: unknown, headers: Record<string, string> = {}): ApiResponse {
+export function jsonResponse(status: number, value: unknown, headers: Record<string, string> = {}): ApiResponse {
   return {
     status,
     headers: { 'Content-Type': JSON_CONTENT_TYPE, ...headers },
@@ -42,17 +42,21 @@ export function postgrestError(
     hint: error.hint ?? null,
     message: error.message,
   }
-  return json(status, body, { 'Proxy-Status': `PostgREST; error=${error.code}`, ...headers })
+  return jsonResponse(status, body, { 'Proxy-Status': `PostgREST; error=${error.code}`, ...headers })
 }
 
 /** Errors the API gateway answers itself (missing or wrong API key, body too large). */
 export function gatewayError(status: number, message: string, hint: string): ApiResponse {
-  return json(status, { message, hint })
+  return jsonResponse(status, { message, hint })
 }
 
-export function jsonResponse(status: number, value: unknown): ApiResponse {
-  return json(status, value)
-}
+/** PostgREST's answer to what it could do and the stand-in does not (PGRST127). */
+export const notImplemented = (details: string) =>
+  postgrestError(400, { code: 'PGRST127', message: 'Feature not implemented', details })
+
+/** An address that names no resource (PGRST125): never an empty 404, which supabase-js reads as success. */
+export const invalidPath = (hint?: string) =>
+  postgrestError(404, { code: 'PGRST125', message: 'Invalid path specified in request URL', hint })
 
 /** PostgREST's SQLSTATE -> HTTP status table (mapSQLtoHTTP), including its special cases. */
 export function httpStatusForPgError(error: PgError, authenticated: boolean): number {

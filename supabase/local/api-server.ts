@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { gatewayError, jsonResponse, postgrestError, type ApiResponse } from './api-response'
+import { gatewayError, invalidPath, jsonResponse, postgrestError, type ApiResponse } from './api-response'
 import { actualResponseHeaders, isPreflight, preflightHeaders } from './cors'
 import type { Database } from './database'
 import { handleRestRequest, type RestApi } from './rest-api'
@@ -111,12 +111,7 @@ async function route(
       body: body.body,
     })
   }
-  // Never an empty 404: supabase-js reads an empty 404 as success (status 204, no error).
-  return postgrestError(404, {
-    code: 'PGRST125',
-    message: 'Invalid path specified in request URL',
-    hint: 'The local stand-in serves only /rest/v1/<table> (insert) and /health.',
-  })
+  return invalidPath('The local stand-in serves only /rest/v1/<table> (insert) and /health.')
 }
 
 export function createApiServer(options: ApiServerOptions): Server {

@@ -21,6 +21,8 @@ import { createThrowawayDatabase } from './throwaway-postgres'
 
 const TABLE_PATH = '/rest/v1/contact_submissions'
 const JSON_UTF8 = 'application/json; charset=utf-8'
+/** The Supabase CLI's published local JWT secret, written out: the contract is with that value. */
+const CLI_DEMO_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long'
 const OTHER_SECRET = 'a-different-secret-that-is-also-at-least-32-characters'
 
 type Started = { backend: LocalBackend; stop(): Promise<void> }
@@ -327,10 +329,7 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
       { case: 'a key signed with another secret', key: signJwt({ role: 'anon' }, OTHER_SECRET) },
       {
         case: 'a signed token for another role',
-        key: signJwt(
-          { role: 'authenticated' },
-          'super-secret-jwt-token-with-at-least-32-characters-long',
-        ),
+        key: signJwt({ role: 'authenticated' }, CLI_DEMO_SECRET),
       },
     ])('refuses $case as API key with 401 Invalid API key', async ({ key }) => {
       const response = await post(validRow(), { apikey: key })
@@ -343,7 +342,6 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
   })
 
   describe('JWT (PostgREST)', () => {
-    const secret = () => 'super-secret-jwt-token-with-at-least-32-characters-long'
     const now = () => Math.floor(Date.now() / 1000)
 
     it.each([
@@ -378,7 +376,7 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
       },
       {
         case: 'an expired token',
-        token: () => signJwt({ role: 'anon', exp: now() - 60 }, secret()),
+        token: () => signJwt({ role: 'anon', exp: now() - 60 }, CLI_DEMO_SECRET),
         code: 'PGRST303',
         message: 'JWT expired',
         details: null,
@@ -393,12 +391,12 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
     })
 
     it('accepts a token inside the 30 s clock skew PostgREST allows', async () => {
-      const token = signJwt({ role: 'anon', exp: now() - 10 }, secret())
+      const token = signJwt({ role: 'anon', exp: now() - 10 }, CLI_DEMO_SECRET)
       expect((await post(validRow(), { Authorization: `Bearer ${token}` })).status).toBe(201)
     })
 
     it('refuses a role that does not exist with 401 / 22023', async () => {
-      const token = signJwt({ role: 'nobody' }, secret())
+      const token = signJwt({ role: 'nobody' }, CLI_DEMO_SECRET)
       await expectPostgrestError(
         await post(validRow(), { Authorization: `Bearer ${token}` }),
         401,
@@ -410,7 +408,7 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
     })
 
     it('refuses a role the API may not switch to (postgres) with 403 / 42501', async () => {
-      const token = signJwt({ role: 'postgres' }, secret())
+      const token = signJwt({ role: 'postgres' }, CLI_DEMO_SECRET)
       await expectPostgrestError(
         await post(validRow(), { Authorization: `Bearer ${token}` }),
         403,
@@ -436,7 +434,7 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
     it('refuses a signed-in (authenticated) user with 403 / 42501', async () => {
       const token = signJwt(
         { role: 'authenticated', sub: randomUUID() },
-        'super-secret-jwt-token-with-at-least-32-characters-long',
+        CLI_DEMO_SECRET,
       )
       const response = await post(validRow(), { Authorization: `Bearer ${token}` })
       await expectPostgrestError(response, 403, {

@@ -1,4 +1,4 @@
-import { postgrestError, type ApiResponse } from './api-response'
+import { notImplemented, postgrestError, type ApiResponse } from './api-response'
 import type { TableInfo } from './schema-cache'
 
 /**
@@ -31,9 +31,6 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$]*$/
 const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`
 
 const invalidBody = (message: string) => postgrestError(400, { code: 'PGRST102', message })
-
-const notImplemented = (details: string) =>
-  postgrestError(400, { code: 'PGRST127', message: 'Feature not implemented', details })
 
 const columnNotFound = (table: TableInfo, column: string) =>
   postgrestError(400, {

@@ -35,18 +35,15 @@ export type MigrationReport = { applied: string[]; alreadyApplied: number }
  * supabase_migrations.schema_migrations, each in its own transaction and recorded in it, so a
  * failing migration leaves nothing half-applied and is retried on the next start.
  */
-export async function migrate(
-  db: Database,
-  options: { migrationsDir?: string; bootstrapPath?: string } = {},
-): Promise<MigrationReport> {
-  const bootstrap = await readFile(options.bootstrapPath ?? BOOTSTRAP_SQL, 'utf8')
+export async function migrate(db: Database): Promise<MigrationReport> {
+  const bootstrap = await readFile(BOOTSTRAP_SQL, 'utf8')
   await db.transaction(async (tx) => {
     // Serialises concurrent starts against one PostgreSQL database (per-database lock).
     await tx.query('select pg_advisory_xact_lock(hashtext($1))', ['supabase_migrations'])
     await tx.exec(bootstrap)
   })
 
-  const migrations = await listMigrations(options.migrationsDir)
+  const migrations = await listMigrations()
   const applied: string[] = []
   let alreadyApplied = 0
   for (const migration of migrations) {

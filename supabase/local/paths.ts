@@ -14,3 +14,11 @@ export const DEFAULT_BACKEND_DIR = join(REPO_ROOT, '.local-backend')
 export function dataDirIn(backendDir: string): string {
   return join(backendDir, 'db')
 }
+
+/**
+ * The address of the embedded database's wire port. PGlite accepts any user name and password;
+ * these are the ones `supabase status` prints.
+ */
+export function wireUrl(port: number): string {
+  return `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`
+}

@@ -20,12 +20,11 @@ export type RequestIdentity = { role: string; claims: JwtClaims }
 export function identifyRequest(
   authorization: string | undefined,
   jwtSecret: string,
-  nowSeconds?: number,
 ): RequestIdentity | ApiResponse {
   const bearer = /^bearer(?:\s+(.*))?$/i.exec(authorization?.trim() ?? '')
   if (!bearer) return { role: ANON_ROLE, claims: { role: ANON_ROLE } }
 
-  const verified = verifyJwt((bearer[1] ?? '').trim(), jwtSecret, nowSeconds)
+  const verified = verifyJwt((bearer[1] ?? '').trim(), jwtSecret)
   if (!verified.ok) {
     return postgrestError(
       401,

@@ -1,6 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { checkApiKey } from './api-keys'
-import { gatewayError, pgErrorResponse, postgrestError, type ApiResponse } from './api-response'
+import {
+  gatewayError,
+  invalidPath,
+  JSON_CONTENT_TYPE,
+  notImplemented,
+  pgErrorResponse,
+  postgrestError,
+  type ApiResponse,
+} from './api-response'
 import { asPgError, DatabaseBusyError, type Database } from './database'
 import { buildInsert, parseInsertBody } from './insert-request'
 import { ANON_ROLE, identifyRequest, runAsRequestRole } from './request-role'
@@ -32,9 +40,6 @@ const POSTGREST_METHODS = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELET
 
 const STAND_IN_SCOPE =
   'The local stand-in implements only inserts (POST /rest/v1/<table>); read rows with `npm run submissions` or psql.'
-
-const notImplemented = (details: string) =>
-  postgrestError(400, { code: 'PGRST127', message: 'Feature not implemented', details })
 
 function pathSegments(path: string): string[] | null {
   try {
@@ -83,12 +88,7 @@ export async function handleRestRequest(api: RestApi, request: RestRequest): Pro
 
   // 4. The resource path.
   const segments = pathSegments(request.path)
-  if (segments === null) {
-    return postgrestError(404, {
-      code: 'PGRST125',
-      message: 'Invalid path specified in request URL',
-    })
-  }
+  if (segments === null) return invalidPath()
   if (segments.length === 0) {
     return notImplemented(
       `The local stand-in does not serve the OpenAPI description. ${STAND_IN_SCOPE}`,
@@ -98,12 +98,7 @@ export async function handleRestRequest(api: RestApi, request: RestRequest): Pro
     return notImplemented(`The local stand-in does not run functions (RPC). ${STAND_IN_SCOPE}`)
   }
   const [tableName] = segments
-  if (segments.length !== 1 || tableName === undefined) {
-    return postgrestError(404, {
-      code: 'PGRST125',
-      message: 'Invalid path specified in request URL',
-    })
-  }
+  if (segments.length !== 1 || tableName === undefined) return invalidPath()
 
   // 5. The body is parsed before the table is looked up (PGRST102 wins over PGRST205).
   const rows =
@@ -147,7 +142,7 @@ export async function handleRestRequest(api: RestApi, request: RestRequest): Pro
     if (statement.returnsRows) {
       return {
         status: 201,
-        headers: { ...responseHeaders, 'Content-Type': 'application/json; charset=utf-8' },
+        headers: { ...responseHeaders, 'Content-Type': JSON_CONTENT_TYPE },
         body: result[0]?.body ?? '[]',
       }
     }

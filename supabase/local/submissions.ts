@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util'
 import { dataDirHolder, lockDataDir } from './data-dir-lock'
 import type { Database } from './database'
 import { backendDirFromEnv, ConfigError, dbPortFromEnv } from './env-config'
-import { dataDirIn } from './paths'
+import { dataDirIn, wireUrl } from './paths'
 import { openPgliteDatabase } from './pglite-database'
 import { openPostgresDatabase } from './postgres-database'
 import { formatSubmissionsTable, readLatestSubmissions } from './submissions-table'
@@ -37,7 +37,7 @@ async function openSource(): Promise<{ db: Database; label: string }> {
 
   const port = dbPortFromEnv(process.env)
   if (port !== null) {
-    const url = `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`
+    const url = wireUrl(port)
     try {
       return { db: await openPostgresDatabase(url), label: `the running local backend (${url})` }
     } catch (error) {

@@ -1,4 +1,5 @@
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
+import { wireUrl } from './paths'
 import type { PgliteDatabase } from './pglite-database'
 
 /**
@@ -23,8 +24,7 @@ export async function startWireServer(db: PgliteDatabase, port: number): Promise
   const boundPort = Number(server.getServerConn().split(':').pop())
   return {
     port: boundPort,
-    // PGlite accepts any user name and password; these are the ones `supabase status` prints.
-    url: `postgresql://postgres:postgres@127.0.0.1:${boundPort}/postgres`,
+    url: wireUrl(boundPort),
     stop: () => server.stop(),
   }
 }

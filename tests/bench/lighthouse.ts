@@ -12,7 +12,7 @@ import lighthouse from 'lighthouse'
 import { preview } from 'vite'
 import { siteRoutes } from '../../src/app/route-table'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
-import { fileWeight } from '../support/page-weight'
+import { fileWeight, sum } from '../support/page-weight'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const DIST = resolve('dist')
@@ -101,11 +101,9 @@ async function main() {
       // The Radix toaster is fetched when a first notification shows; on Lighthouse's fresh visits
       // that is "Ready to work offline", once the service worker has installed. Shown apart.
       const isToaster = (path: string) => path.includes('/toaster-')
-      const bytes = (kind: 'js' | 'css', field: 'raw' | 'gzip') =>
-        weights
-          .filter((weight) => weight.kind === kind && !isToaster(weight.path))
-          .reduce((total, weight) => total + weight[field], 0)
-      const toasterGzip = weights.filter((weight) => isToaster(weight.path)).reduce((total, weight) => total + weight.gzip, 0)
+      const page = weights.filter((weight) => !isToaster(weight.path))
+      const bytes = (kind: 'js' | 'css', field: 'raw' | 'gzip') => sum(page, kind, field)
+      const toasterGzip = sum(weights.filter((weight) => isToaster(weight.path)), 'js', 'gzip')
       const row = {
         route: route.path,
         performance: median(runs.map((run) => run.scores.performance)),

@@ -1,3 +1,5 @@
+import { wireUrl } from '../../supabase/local/paths'
+
 /**
  * Ports the browser tests use, away from the ones `npm start` takes (4173 site, 54321 API, 54322
  * database), so tests can run while a developer has the site open.
@@ -6,7 +8,7 @@ export const E2E_SITE_PORT = 4183
 export const E2E_API_PORT = 54331
 export const E2E_API_URL = `http://127.0.0.1:${E2E_API_PORT}`
 export const E2E_DB_PORT = 54332
-export const E2E_DB_URL = `postgresql://postgres:postgres@127.0.0.1:${E2E_DB_PORT}/postgres`
+export const E2E_DB_URL = wireUrl(E2E_DB_PORT)
 
 /** A second site server, started by the update test itself, serving a folder it can swap. */
 export const E2E_UPDATE_PORT = 4184

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { routeById, siteRoutes, type RouteId } from '../../src/app/route-table'
+import { siteRoutes, type RouteId } from '../../src/app/route-table'
 import { aboutIntro } from '../../src/content/about'
 import { caseStudiesIntro } from '../../src/content/case-studies'
 import { contactIntro } from '../../src/content/contact-page'
@@ -35,8 +35,6 @@ export const pageHeading: Record<PageId, string> = {
   contact: contactIntro.heading,
   'not-found': notFoundContent.heading,
 }
-
-export const routePath = (id: RouteId) => routeById(id).path
 
 /** Widths the layout must hold at, narrowest phone to wide desktop. */
 export const PHONE = { width: 375, height: 812 } as const
