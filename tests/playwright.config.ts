@@ -1,6 +1,6 @@
 import { defineConfig, devices } from '@playwright/test'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium'
-import { E2E_API_PORT, E2E_DB_PORT, E2E_SITE_PORT } from './support/ports'
+import { E2E_API_PORT, E2E_BUILD_DIR, E2E_DB_PORT, E2E_SITE_PORT } from './support/ports'
 
 /**
  * Browser tests run in Debian's Chromium (never a downloaded browser) against the built site,
@@ -26,7 +26,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: `vite preview --port ${E2E_SITE_PORT} --strictPort --outDir node_modules/.cache/e2e-dist`,
+      command: `vite preview --port ${E2E_SITE_PORT} --strictPort --outDir ${E2E_BUILD_DIR}`,
       cwd: '..',
       url: `http://127.0.0.1:${E2E_SITE_PORT}/`,
       reuseExistingServer: false,

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { siteRoutes } from '../../src/app/route-table'
 import { sum, weighPage } from '../support/page-weight'
+import { E2E_BUILD_DIR } from '../support/ports'
 import { expect, test } from '../support/strict-page'
 
 /**
@@ -12,7 +13,7 @@ import { expect, test } from '../support/strict-page'
  * (on a first visit, "Ready to work offline" once the worker has installed); its own budget is
  * checked below.
  */
-const E2E_DIST = fileURLToPath(new URL('../../node_modules/.cache/e2e-dist', import.meta.url))
+const E2E_DIST = fileURLToPath(new URL(`../../${E2E_BUILD_DIR}`, import.meta.url))
 const CONTENT_PAGE_JS_BUDGET = 80 * 1024
 const CONTACT_PAGE_JS_BUDGET = 130 * 1024
 const CSS_BUDGET = 10 * 1024

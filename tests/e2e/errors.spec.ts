@@ -5,6 +5,7 @@ import {
   DESKTOP,
   expectSameDocument,
   gotoHydrated,
+  mainNavigation,
   markDocument,
   NOT_FOUND_CONSOLE,
   NOT_FOUND_PATH,
@@ -16,8 +17,6 @@ import { expect, test } from '../support/strict-page'
 test.use({ viewport: DESKTOP })
 
 const heading = (page: Page) => page.getByRole('main').getByRole('heading', { level: 1 })
-const mainNavigation = (page: Page) =>
-  page.getByRole('banner').getByRole('navigation', { name: 'Main', exact: true })
 
 /** Every console line of the page, as "type: text". */
 function recordConsole(page: Page): string[] {

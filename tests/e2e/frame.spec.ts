@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { routeById, siteRoutes } from '../../src/app/route-table'
+import { routeById } from '../../src/app/route-table'
 import { site } from '../../src/content/site'
 import { siteEnv } from '../../src/lib/env'
 import { expectDesktopHeader, expectFooter, expectLinks } from '../support/page-content'
@@ -9,11 +9,13 @@ import {
   DESKTOP,
   expectSameDocument,
   gotoHydrated,
+  mainNavigation,
   markDocument,
   menuToggle,
   NOT_FOUND_PATH,
   pageHeading,
   PHONE,
+  routeLinks,
 } from '../support/site'
 import { expect, test } from '../support/strict-page'
 
@@ -22,17 +24,12 @@ import { expect, test } from '../support/strict-page'
  * buttons and the footer.
  */
 
-const mainNavigation = (page: Page) =>
-  page.getByRole('banner').getByRole('navigation', { name: 'Main', exact: true })
 const mobileNavigation = (page: Page) =>
   page.getByRole('navigation', { name: 'Mobile', exact: true })
 
 /** What the open small-screen menu offers: every route, then Start Project and Telegram. */
 const mobileMenuLinks = [
-  ...siteRoutes.map((route) => ({
-    label: route.navLabel,
-    target: { kind: 'page', to: route.path } as const,
-  })),
+  ...routeLinks,
   { label: site.startProjectLabel, target: { kind: 'page', to: '/contact' } as const },
   { label: site.telegramLabel, target: { kind: 'telegram' } as const },
 ]

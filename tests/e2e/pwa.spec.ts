@@ -10,7 +10,7 @@ import { submissionsNamed, uniqueName } from '../support/backend-db'
 import { contactForm, fillContactForm, openContactPage, toast } from '../support/contact-form'
 import { waitForOfflineReady } from '../support/offline'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
-import { E2E_UPDATE_PORT } from '../support/ports'
+import { E2E_BUILD_DIR, E2E_NEXT_BUILD_DIR, E2E_UPDATE_PORT } from '../support/ports'
 import { expect, test } from '../support/strict-page'
 
 /** The installable app: manifest, icons, service worker, and updates by prompt. */
@@ -18,8 +18,8 @@ import { expect, test } from '../support/strict-page'
 test.use({ serviceWorkers: 'allow' })
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const BUILD = join(ROOT, 'node_modules/.cache/e2e-dist')
-const NEXT_BUILD = join(ROOT, 'node_modules/.cache/e2e-dist-next')
+const BUILD = join(ROOT, E2E_BUILD_DIR)
+const NEXT_BUILD = join(ROOT, E2E_NEXT_BUILD_DIR)
 
 /** Width and height from a PNG's IHDR chunk. */
 function pngSize(bytes: Buffer): { width: number; height: number } {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds what the browser tests serve: the site pointed at the tests' local backend, and a second
 # build with a visible change (another agency name), for the service-worker update test.
+# The port and folders are the ones tests/support/ports.ts names (a shell script cannot import it).
 set -euo pipefail
 export VITE_SUPABASE_URL=http://127.0.0.1:54331
 build() {

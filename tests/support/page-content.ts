@@ -30,7 +30,14 @@ import type { Action, CallToAction, Stat } from '../../src/content/types'
 import { formCopy } from '../../src/features/contact/contact-copy'
 import { BUDGET_OPTIONS, PROJECT_TYPE_LABELS } from '../../src/features/contact/contact-fields'
 import { siteEnv } from '../../src/lib/env'
-import { escapeRegExp, expectedHref, pageHeading, type PageId } from './site'
+import {
+  escapeRegExp,
+  expectedHref,
+  mainNavigation,
+  pageHeading,
+  routeLinks,
+  type PageId,
+} from './site'
 import { expect } from './strict-page'
 
 /**
@@ -252,13 +259,7 @@ export async function expectFooter(page: Page): Promise<void> {
     name: footerContent.navigationHeading,
     exact: true,
   })
-  await expectLinks(
-    navigation.getByRole('link'),
-    siteRoutes.map((route) => ({
-      label: route.navLabel,
-      target: { kind: 'page', to: route.path },
-    })),
-  )
+  await expectLinks(navigation.getByRole('link'), routeLinks)
   await expect(footer.getByRole('link', { name: site.telegramLabel, exact: true })).toHaveAttribute(
     'href',
     siteEnv.telegramUrl,
@@ -277,15 +278,8 @@ export async function expectFooter(page: Page): Promise<void> {
  */
 export async function expectDesktopHeader(page: Page, currentPath: string | null): Promise<void> {
   const banner = page.getByRole('banner')
-  const navigation = banner.getByRole('navigation', { name: 'Main', exact: true })
-  const links = navigation.getByRole('link')
-  await expectLinks(
-    links,
-    siteRoutes.map((route) => ({
-      label: route.navLabel,
-      target: { kind: 'page', to: route.path },
-    })),
-  )
+  const links = mainNavigation(page).getByRole('link')
+  await expectLinks(links, routeLinks)
   for (const [index, route] of siteRoutes.entries()) {
     if (route.path === currentPath)
       await expect(links.nth(index)).toHaveAttribute('aria-current', 'page')

@@ -10,5 +10,12 @@ export const E2E_API_URL = `http://127.0.0.1:${E2E_API_PORT}`
 export const E2E_DB_PORT = 54332
 export const E2E_DB_URL = wireUrl(E2E_DB_PORT)
 
+/**
+ * The builds the browser tests serve, relative to the repository root, as
+ * `tests/support/build-e2e.sh` writes them: the site, and a changed version for the update test.
+ */
+export const E2E_BUILD_DIR = 'node_modules/.cache/e2e-dist'
+export const E2E_NEXT_BUILD_DIR = 'node_modules/.cache/e2e-dist-next'
+
 /** A second site server, started by the update test itself, serving a folder it can swap. */
 export const E2E_UPDATE_PORT = 4184

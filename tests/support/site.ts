@@ -87,6 +87,16 @@ export async function gotoHydrated(page: Page, path: string): Promise<void> {
   await waitForHydration(page)
 }
 
+/** The header's navigation (wide screens). */
+export const mainNavigation = (page: Page) =>
+  page.getByRole('banner').getByRole('navigation', { name: 'Main', exact: true })
+
+/** Every route, as the navigation links to them, in the route table's order. */
+export const routeLinks = siteRoutes.map((route) => ({
+  label: route.navLabel,
+  target: { kind: 'page', to: route.path } as const,
+}))
+
 /** The header's menu toggle (small screens). */
 export const menuToggle = (page: Page) =>
   page.getByRole('banner').getByRole('button', { name: 'Menu' })
