@@ -1,6 +1,5 @@
 import { Link } from 'react-router-dom'
 import { siteRoutes } from '../app/route-table'
-import { contactIntro } from '../content/contact-page'
 import { footerContent } from '../content/footer'
 import { site } from '../content/site'
 import { SmartLink } from './action-link'
@@ -65,7 +64,7 @@ export function SiteFooter() {
             <li>
               <Link to="/contact" className={footerLink}>
                 <ChannelIcon name="lock" className="size-4" />
-                {contactIntro.heading}
+                {site.secureContactLabel}
               </Link>
             </li>
           </ul>

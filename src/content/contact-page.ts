@@ -7,7 +7,7 @@ import { site } from './site'
 import type { Four } from './types'
 
 export const contactIntro = {
-  heading: 'Secure Contact',
+  heading: site.secureContactLabel,
   blurb:
     'This site loads over an encrypted connection, with no trackers or third-party scripts. Only our team reads your brief.',
 } as const satisfies { heading: string; blurb: string }

@@ -1,6 +1,4 @@
 import { siteEnv } from '../lib/env'
-import { aboutStats } from './about'
-import { responseTime } from './contact-page'
 import type { Action, CallToAction, Capability, Four, Stat } from './types'
 
 export type HomeHero = {
@@ -67,10 +65,10 @@ export const arsenal = {
 
 /** Short proof points; every figure here is one of the marketing claims of spec §9. */
 export const trustSignals = [
-  aboutStats[0],
-  aboutStats[1],
+  { value: '$50M+', label: 'Revenue generated for clients' },
+  { value: '500K+', label: 'Community members built' },
   { value: '50M', label: 'Impressions in a single campaign' },
-  responseTime,
+  { value: '< 24hrs', label: 'Typical response time' },
 ] as const satisfies Four<Stat>
 
 export const homeCallToAction = {

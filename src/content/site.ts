@@ -9,4 +9,6 @@ export const site = {
   startProjectLabel: 'Start Project',
   telegramLabel: 'Telegram',
   whatsappLabel: 'WhatsApp',
+  /** The contact page's name: its heading, and the footer's link to it. */
+  secureContactLabel: 'Secure Contact',
 } as const
