@@ -1,5 +1,5 @@
 import { siteEnv } from '../lib/env'
-import { absoluteUrl, notFoundRoute, routeForPath } from './route-table'
+import { absoluteUrl, notFoundRoute, routeForPath } from '../config/routes'
 
 /** What the <head> says about one address: written into the prerendered HTML, kept in sync on navigation. */
 export type DocumentHead = {

@@ -3,7 +3,7 @@ import { renderToString } from 'react-dom/server'
 import { StaticRouter } from 'react-router-dom'
 import { headFor, renderHeadTags } from './document-head'
 import { AppRoutes, pageSourceFiles, preloadPage } from './router'
-import { absoluteUrl, siteRoutes } from './route-table'
+import { absoluteUrl, siteRoutes } from '../config/routes'
 
 /**
  * Entry of the server build, used only at build time by `src/build/prerender-plugin.ts`: it renders

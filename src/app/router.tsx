@@ -1,7 +1,7 @@
 import { createElement, lazy, type ComponentType } from 'react'
 import { Route, Routes } from 'react-router-dom'
 import { RootLayout } from './root-layout'
-import { routeForPath, siteRoutes, type RouteId } from './route-table'
+import { routeForPath, siteRoutes, type RouteId } from '../config/routes'
 
 export type PageId = RouteId | 'not-found'
 

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom'
-import { siteRoutes } from '../app/route-table'
+import { siteRoutes } from '../config/routes'
 import { footerContent } from '../content/footer'
 import { site } from '../content/site'
 import { SmartLink } from './action-link'

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { Link, NavLink, useLocation } from 'react-router-dom'
 import { Menu, X } from 'lucide-react'
-import { siteRoutes } from '../app/route-table'
+import { headerRoutes } from '../config/routes'
 import { site } from '../content/site'
 import { actionClasses, SmartLink } from './action-link'
 import { ChannelIcon } from './channel-icon'
@@ -48,7 +48,7 @@ export function SiteHeader() {
 
         <nav aria-label="Main" className="hidden lg:block">
           <ul className="flex items-center gap-1">
-            {siteRoutes.map((route) => (
+            {headerRoutes.map((route) => (
               <li key={route.id}>
                 <NavLink to={route.path} end className={navLinkClasses}>
                   {route.navLabel}
@@ -93,7 +93,7 @@ export function SiteHeader() {
         className="border-t border-line bg-ink px-5 pt-2 pb-6 lg:hidden"
       >
         <ul className="flex flex-col">
-          {siteRoutes.map((route) => (
+          {headerRoutes.map((route) => (
             <li key={route.id}>
               <NavLink
                 to={route.path}

@@ -1,3 +1,5 @@
+import type { RoutePath } from '../config/routes'
+
 /**
  * Shapes of the site's static content (spec §3, "Static content shapes"). Content modules hold data
  * only: icons are referred to by name and drawn by `components/icon.tsx`, links by intent.
@@ -28,8 +30,8 @@ export type IconName =
 
 export type Four<T> = readonly [T, T, T, T]
 
-/** Internal paths of the route table; kept as a union so a typo in a link fails the typecheck. */
-export type InternalPath = '/' | '/services' | '/case-studies' | '/about' | '/contact'
+/** Internal paths, derived from the route table: a typo in a link fails the typecheck. */
+export type InternalPath = RoutePath
 
 /** Where a call-to-action goes: a page of the site or one of the agency's messaging channels. */
 export type LinkTarget =

@@ -1,4 +1,4 @@
-import { routeById } from '../app/route-table'
+import { routeById } from '../config/routes'
 import { SmartLink } from '../components/action-link'
 import { CallToActionSection } from '../components/call-to-action'
 import { FeatureCard } from '../components/feature-card'

@@ -1,4 +1,4 @@
-import { routeById } from '../app/route-table'
+import { routeById } from '../config/routes'
 import { CallToActionSection } from '../components/call-to-action'
 import { CheckList } from '../components/feature-card'
 import { Icon } from '../components/icon'

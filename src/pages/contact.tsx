@@ -8,7 +8,7 @@ import {
   responseTime,
   securityMeasures,
 } from '../content/contact-page'
-import { routeById } from '../app/route-table'
+import { routeById } from '../config/routes'
 import { ContactForm } from '../features/contact/contact-form'
 import { browserSubmitDependencies } from '../features/contact/contact-dependencies-browser'
 

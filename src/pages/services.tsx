@@ -1,4 +1,4 @@
-import { routeById } from '../app/route-table'
+import { routeById } from '../config/routes'
 import { CallToActionSection } from '../components/call-to-action'
 import { CheckList, FeatureCard } from '../components/feature-card'
 import { PageIntro } from '../components/page-intro'

@@ -10,7 +10,7 @@ import { resolve } from 'node:path'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
 import { preview } from 'vite'
-import { siteRoutes } from '../../src/app/route-table'
+import { siteRoutes } from '../../src/config/routes'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
 import { fileWeight, sum } from '../support/page-weight'
 

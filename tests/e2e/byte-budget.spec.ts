@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { siteRoutes } from '../../src/app/route-table'
+import { siteRoutes } from '../../src/config/routes'
 import { sum, weighPage } from '../support/page-weight'
 import { E2E_BUILD_DIR } from '../support/ports'
 import { expect, test } from '../support/strict-page'

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { routeById } from '../../src/app/route-table'
+import { routeById } from '../../src/config/routes'
 import { notFoundContent, routeErrorContent } from '../../src/content/not-found'
 import {
   DESKTOP,

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { routeById } from '../../src/app/route-table'
+import { routeById } from '../../src/config/routes'
 import { site } from '../../src/content/site'
 import { siteEnv } from '../../src/lib/env'
 import { expectDesktopHeader, expectFooter, expectLinks } from '../support/page-content'

@@ -1,4 +1,4 @@
-import { absoluteUrl, notFoundRoute, routeById, siteRoutes } from '../../src/app/route-table'
+import { absoluteUrl, notFoundRoute, routeById, siteRoutes } from '../../src/config/routes'
 import { siteEnv } from '../../src/lib/env'
 import {
   DESKTOP,

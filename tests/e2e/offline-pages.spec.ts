@@ -1,4 +1,4 @@
-import { siteRoutes } from '../../src/app/route-table'
+import { siteRoutes } from '../../src/config/routes'
 import { outboxCopy } from '../../src/features/contact/contact-copy'
 import { goOffline, waitForOfflineReady } from '../support/offline'
 import { NOT_FOUND_PATH, pageHeading } from '../support/site'

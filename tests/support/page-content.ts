@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
-import { siteRoutes } from '../../src/app/route-table'
+import { siteRoutes } from '../../src/config/routes'
 import {
   aboutCallToAction,
   aboutIntro,

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { siteRoutes, type RouteId } from '../../src/app/route-table'
+import { siteRoutes, type RouteId } from '../../src/config/routes'
 import { aboutIntro } from '../../src/content/about'
 import { caseStudiesIntro } from '../../src/content/case-studies'
 import { contactIntro } from '../../src/content/contact-page'

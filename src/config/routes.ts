@@ -1,30 +1,32 @@
-import type { InternalPath } from '../content/types'
 import { siteEnv } from '../lib/env'
 
 /**
- * The one route table. It drives the router (`router.tsx`), the prerender (every entry becomes an
- * HTML file), the header and footer navigation, the sitemap and the browser test that visits every
- * route. Pure data: no React here, so build tooling and tests can import it.
+ * The one route table. It drives the router (`app/router.tsx`), the prerender (every entry becomes
+ * an HTML file), the header and footer navigation, the sitemap and the browser test that visits
+ * every route. Pure data, low in the layers: pages, components, build tooling and tests import it,
+ * and the route ids and paths are derived from it rather than restated.
  */
-export type RouteId = 'home' | 'services' | 'case-studies' | 'about' | 'contact'
 
-export type SiteRoute = {
-  id: RouteId
-  path: InternalPath
-  /** Label in the header and footer navigation (spec §2, shared frame). */
+const brand = siteEnv.agencyName
+
+type RouteEntry = {
+  id: string
+  path: `/${string}`
+  /** Label in the navigation (spec §2, shared frame). */
   navLabel: string
+  /** Where the route is listed: the header holds the spec's five items, the footer every route. */
+  inHeader: boolean
   /** Full document title. */
   title: string
   description: string
 }
 
-const brand = siteEnv.agencyName
-
-export const siteRoutes: readonly SiteRoute[] = [
+export const siteRoutes = [
   {
     id: 'home',
     path: '/',
     navLabel: 'Home',
+    inHeader: true,
     title: `${brand} | Anonymous. Scalable. Unstoppable.`,
     description: `${brand} is a discreet digital growth agency for crypto, Web3 and high-risk brands: campaigns, ghost funnels, AI automation, payments and community growth.`,
   },
@@ -32,6 +34,7 @@ export const siteRoutes: readonly SiteRoute[] = [
     id: 'services',
     path: '/services',
     navLabel: 'Services',
+    inHeader: true,
     title: `Services | ${brand}`,
     description:
       'Crypto campaigns, anonymous funnels, AI campaign automation, alternative payments, Telegram community growth and email/SMS sequences for high-risk brands.',
@@ -40,6 +43,7 @@ export const siteRoutes: readonly SiteRoute[] = [
     id: 'case-studies',
     path: '/case-studies',
     navLabel: 'Case Studies',
+    inHeader: true,
     title: `Case Studies | ${brand}`,
     description:
       'Anonymised results from token launches, DeFi, iGaming and fintech campaigns: $3.4M raised, 120,000 community members, 500% ROI.',
@@ -48,6 +52,7 @@ export const siteRoutes: readonly SiteRoute[] = [
     id: 'about',
     path: '/about',
     navLabel: 'About',
+    inHeader: true,
     title: `About | ${brand}`,
     description: `Why ${brand} works in silence: the founder's story, our values of secrecy, precision, trust and data, and the numbers behind them.`,
   },
@@ -55,18 +60,26 @@ export const siteRoutes: readonly SiteRoute[] = [
     id: 'contact',
     path: '/contact',
     navLabel: 'Contact',
+    inHeader: true,
     title: `Secure Contact | ${brand}`,
     description: `Reach ${brand} through a secure, encrypted contact form. We respond within 24 hours.`,
   },
-]
+] as const satisfies readonly RouteEntry[]
+
+export type SiteRoute = (typeof siteRoutes)[number]
+export type RouteId = SiteRoute['id']
+export type RoutePath = SiteRoute['path']
+
+/** The routes of the header navigation (the footer lists every route). */
+export const headerRoutes = siteRoutes.filter((route) => route.inHeader)
 
 export const notFoundRoute = {
   title: `Page not found | ${brand}`,
   description: 'This page does not exist. Return to the home page.',
 } as const
 
-export function routeById(id: RouteId): SiteRoute {
-  const route = siteRoutes.find((candidate) => candidate.id === id)
+export function routeById<Id extends RouteId>(id: Id): Extract<SiteRoute, { id: Id }> {
+  const route = siteRoutes.find((candidate): candidate is Extract<SiteRoute, { id: Id }> => candidate.id === id)
   if (!route) throw new Error(`No route with id "${id}"`)
   return route
 }
