@@ -1,0 +1,35 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+
+afterEach(() => {
+  vi.doUnmock('./seal-submission')
+  vi.resetModules()
+})
+
+describe('loadSealer', () => {
+  it('loads the sealing module once, however often it is asked', async () => {
+    const { loadSealer, preloadSealer } = await import('./load-sealer')
+    preloadSealer()
+    const [first, second] = await Promise.all([loadSealer(), loadSealer()])
+    expect(first).toBe(second)
+    expect(typeof first.sealSubmission).toBe('function')
+    expect(typeof first.keySetId).toBe('function')
+  })
+
+  it('turns a failed load into a SealingError and tries again next time', async () => {
+    let attempts = 0
+    vi.doMock('./seal-submission', () => {
+      attempts += 1
+      if (attempts === 1) throw new TypeError('Failed to fetch dynamically imported module')
+      return { sealSubmission: () => undefined }
+    })
+    const { loadSealer, preloadSealer } = await import('./load-sealer')
+    const { SealingError } = await import('./sealing-error')
+
+    preloadSealer() // a failed preload is silent
+    const failure = await loadSealer().catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(SealingError)
+    expect(failure).toMatchObject({ reason: 'unavailable' })
+    await expect(loadSealer()).resolves.toMatchObject({ sealSubmission: expect.any(Function) })
+    expect(attempts).toBe(2)
+  })
+})

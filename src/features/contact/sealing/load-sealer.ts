@@ -1,0 +1,29 @@
+/**
+ * The one way into the crypto chunk. `seal-submission.ts` (age and its curves, about 50 KB gzip)
+ * is only ever imported dynamically from here, so content pages never load it; the service worker
+ * precaches it like every other asset, so sealing works offline.
+ */
+import { SealingError } from './sealing-error'
+
+type Sealer = typeof import('./seal-submission')
+
+let sealer: Promise<Sealer> | undefined
+
+/** Loads the sealing module once. Rejects with a SealingError ('unavailable') if it cannot load. */
+export function loadSealer(): Promise<Sealer> {
+  sealer ??= import('./seal-submission').catch((cause: unknown) => {
+    // Forget the failure, so the next attempt (back online, say) tries the network again.
+    sealer = undefined
+    throw new SealingError('unavailable', { cause })
+  })
+  return sealer
+}
+
+/**
+ * Starts loading the crypto chunk without waiting for it: call it when the visitor first focuses or
+ * changes the form, so sealing on submit does not wait for the network. A failure here is silent;
+ * the submit's own `loadSealer()` reports it.
+ */
+export function preloadSealer(): void {
+  loadSealer().catch(() => undefined)
+}

@@ -1,0 +1,227 @@
+import { createHash } from 'node:crypto'
+import { Decrypter, armor, generateIdentity, identityToRecipient } from 'age-encryption'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import {
+  PAD_BUCKET_BYTES,
+  keySetId,
+  padSubmission,
+  sealSubmission,
+  type SubmissionDocument,
+} from './seal-submission'
+import { SealingError } from './sealing-error'
+
+const submission: SubmissionDocument = {
+  id: '0b9d7c1e-4f3a-4c2b-9a1d-6e5f4a3b2c1d',
+  name: 'Night Owl',
+  contact: '@night_owl',
+  project_type: 'crypto/web3-launch',
+  budget: '25k-50k',
+  message: 'Token launch in Q3, need a quiet campaign.',
+  user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chromium',
+  submitted_at: '2026-11-22T16:20:00.000Z',
+}
+
+const byteLength = (text: string) => new TextEncoder().encode(text).byteLength
+const unpaddedLength = (doc: SubmissionDocument) =>
+  byteLength(JSON.stringify({ v: 1, ...doc, pad: '' }))
+
+async function newIdentity(): Promise<{ identity: string; recipient: string }> {
+  const identity = await generateIdentity()
+  return { identity, recipient: await identityToRecipient(identity) }
+}
+
+async function open(sealed: string, identity: string): Promise<unknown> {
+  const decrypter = new Decrypter()
+  decrypter.addIdentity(identity)
+  return JSON.parse(await decrypter.decrypt(armor.decode(sealed), 'text'))
+}
+
+let staff: { identity: string; recipient: string }
+beforeAll(async () => {
+  staff = await newIdentity()
+})
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+describe('padSubmission', () => {
+  const cases: Record<string, Partial<SubmissionDocument>> = {
+    ascii: {},
+    emoji: { name: '🦉 Night Owl 🔐', message: 'Launch 🚀🚀🚀 with 👨‍👩‍👧 family emoji and flags 🇵🇹🇯🇵' },
+    'right-to-left': { name: 'ليلى', message: 'مرحبا، نريد حملة هادئة. שלום, אנחנו צריכים קמפיין שקט.' },
+    '5,000 characters': { message: 'x'.repeat(5000) },
+    '5,000 characters of emoji': { message: '🔐'.repeat(2500) },
+    'nulls for the optional fields': { project_type: null, budget: null },
+  }
+
+  for (const [label, overrides] of Object.entries(cases)) {
+    it(`pads ${label} to the smallest 1 KiB bucket that holds it`, () => {
+      const doc = { ...submission, ...overrides }
+      const padded = padSubmission(doc)
+      const size = byteLength(padded)
+      expect(size % PAD_BUCKET_BYTES).toBe(0)
+      expect(size).toBe(Math.ceil(unpaddedLength(doc) / PAD_BUCKET_BYTES) * PAD_BUCKET_BYTES)
+    })
+  }
+
+  it('keeps the contract field order and puts random base64url filler in pad', () => {
+    const first = JSON.parse(padSubmission(submission)) as Record<string, unknown>
+    const second = JSON.parse(padSubmission(submission)) as Record<string, unknown>
+    expect(Object.keys(first)).toEqual([
+      'v',
+      'id',
+      'name',
+      'contact',
+      'project_type',
+      'budget',
+      'message',
+      'user_agent',
+      'submitted_at',
+      'pad',
+    ])
+    expect(first.v).toBe(1)
+    expect(first.pad).toMatch(/^[A-Za-z0-9_-]+$/)
+    expect(first.pad).not.toBe(second.pad)
+  })
+
+  it('adds no filler when the document already fills its bucket exactly', () => {
+    const short = { ...submission, message: '' }
+    const exact = { ...short, message: 'm'.repeat(PAD_BUCKET_BYTES * 2 - unpaddedLength(short)) }
+    const padded = padSubmission(exact)
+    expect(byteLength(padded)).toBe(PAD_BUCKET_BYTES * 2)
+    expect(JSON.parse(padded)).toMatchObject({ pad: '' })
+  })
+
+  it('carries only the contract fields, whatever else the object holds', () => {
+    const withExtra = { ...submission, password: 'hunter2' } as SubmissionDocument
+    expect(padSubmission(withExtra)).not.toContain('hunter2')
+  })
+})
+
+describe('sealSubmission', () => {
+  it('seals to an age armor that the identity opens to every value exactly', async () => {
+    const doc = {
+      ...submission,
+      name: '🦉 ليلى Night-Owl',
+      contact: 'owl@example.org',
+      message: `שלום 🚀 ${'brief '.repeat(830)}`.slice(0, 5000),
+    }
+    const row = await sealSubmission(doc, [staff.recipient])
+
+    expect(Object.keys(row).sort()).toEqual(['id', 'key_id', 'sealed'])
+    expect(row.id).toBe(doc.id)
+    expect(row.key_id).toBe(await keySetId([staff.recipient]))
+    expect(row.sealed.startsWith('-----BEGIN AGE ENCRYPTED FILE-----\n')).toBe(true)
+    expect(row.sealed.endsWith('-----END AGE ENCRYPTED FILE-----\n')).toBe(true)
+    for (const value of [doc.name, doc.contact, doc.message.slice(0, 40), doc.user_agent]) {
+      expect(row.sealed).not.toContain(value)
+    }
+
+    const opened = (await open(row.sealed, staff.identity)) as Record<string, unknown>
+    const { pad, ...fields } = opened
+    expect(fields).toEqual({ v: 1, ...doc })
+    expect(typeof pad).toBe('string')
+  })
+
+  it('seals once for several recipients, and each of them can open it', async () => {
+    const rotation = await newIdentity()
+    const escrow = await newIdentity()
+    const recipients = [staff.recipient, rotation.recipient, escrow.recipient]
+    const row = await sealSubmission(submission, recipients)
+
+    expect(row.key_id).toBe(await keySetId(recipients))
+    for (const { identity } of [staff, rotation, escrow]) {
+      expect(await open(row.sealed, identity)).toMatchObject({ ...submission, v: 1 })
+    }
+    const stranger = await newIdentity()
+    await expect(open(row.sealed, stranger.identity)).rejects.toThrow()
+  })
+
+  it('gives ciphertexts of the same length for briefs in the same bucket', async () => {
+    const short = await sealSubmission({ ...submission, message: 'a' }, [staff.recipient])
+    const longer = await sealSubmission({ ...submission, message: 'a'.repeat(600) }, [staff.recipient])
+    expect(short.sealed.length).toBe(longer.sealed.length)
+  })
+})
+
+describe('sealing fails closed', () => {
+  async function failure(run: () => Promise<unknown>): Promise<SealingError> {
+    const error = await run().then(
+      () => {
+        throw new Error('expected a SealingError')
+      },
+      (caught: unknown) => caught,
+    )
+    expect(error).toBeInstanceOf(SealingError)
+    const sealingError = error as SealingError
+    // The visitor's words never travel in an error.
+    expect(sealingError.message).not.toContain(submission.message)
+    return sealingError
+  }
+
+  it('refuses to seal without Web Crypto', async () => {
+    vi.stubGlobal('crypto', undefined)
+    expect((await failure(() => sealSubmission(submission, [staff.recipient]))).reason).toBe('no-webcrypto')
+  })
+
+  it('refuses to seal when Web Crypto has no subtle API (an insecure context)', async () => {
+    vi.stubGlobal('crypto', { getRandomValues: globalThis.crypto.getRandomValues.bind(globalThis.crypto) })
+    expect((await failure(() => sealSubmission(submission, [staff.recipient]))).reason).toBe('no-webcrypto')
+  })
+
+  it('refuses to seal to nobody', async () => {
+    expect((await failure(() => sealSubmission(submission, []))).reason).toBe('no-recipients')
+  })
+
+  it('refuses a malformed recipient, even beside a valid one', async () => {
+    const typo = `${staff.recipient.slice(0, -1)}${staff.recipient.endsWith('q') ? 'p' : 'q'}`
+    for (const bad of [typo, 'age1short', staff.recipient.toUpperCase(), ` ${staff.recipient}`, 'AGE-SECRET-KEY-1X']) {
+      expect((await failure(() => sealSubmission(submission, [staff.recipient, bad]))).reason).toBe(
+        'invalid-recipient',
+      )
+    }
+  })
+
+  it('reports a failure of age itself as encrypt-failed', async () => {
+    const encrypt = vi
+      .spyOn((await import('age-encryption')).Encrypter.prototype, 'encrypt')
+      .mockRejectedValue(new Error('boom'))
+    try {
+      const error = await failure(() => sealSubmission(submission, [staff.recipient]))
+      expect(error.reason).toBe('encrypt-failed')
+      expect(error.cause).toBeInstanceOf(Error)
+    } finally {
+      encrypt.mockRestore()
+    }
+  })
+})
+
+describe('keySetId', () => {
+  const nodeKeySetId = (recipients: string[]) =>
+    createHash('sha256')
+      .update([...new Set(recipients)].sort().join('\n'), 'utf8')
+      .digest('hex')
+      .slice(0, 16)
+
+  it('is the first 16 hex characters of SHA-256 over the sorted recipients', async () => {
+    const second = await newIdentity()
+    const recipients = [second.recipient, staff.recipient]
+    const id = await keySetId(recipients)
+    expect(id).toMatch(/^[0-9a-f]{16}$/)
+    expect(id).toBe(nodeKeySetId(recipients))
+  })
+
+  it('does not depend on order or duplicates', async () => {
+    const second = await newIdentity()
+    expect(await keySetId([staff.recipient, second.recipient])).toBe(
+      await keySetId([second.recipient, staff.recipient, second.recipient]),
+    )
+    expect(await keySetId([staff.recipient])).not.toBe(await keySetId([staff.recipient, second.recipient]))
+  })
+
+  it('fails closed like sealing does', async () => {
+    await expect(keySetId([])).rejects.toMatchObject({ reason: 'no-recipients' })
+    await expect(keySetId(['age1nope'])).rejects.toMatchObject({ reason: 'invalid-recipient' })
+  })
+})
