@@ -1,0 +1,40 @@
+import { generateX25519Identity, identityToRecipient } from 'age-encryption'
+import { formatIdentityFile, writeNewIdentityFile } from './identity-file'
+import { recipientSetId } from './key-id'
+
+export type GeneratedKey = { path: string; recipient: string; keyId: string }
+
+/**
+ * Creates the agency's staff identity: an X25519 age key (what `age-keygen` makes and the browser
+ * seals to), written to a new file only its owner can read. The secret is never printed.
+ */
+export async function generateKey(path: string, now: Date = new Date()): Promise<GeneratedKey> {
+  const identity = await generateX25519Identity()
+  const recipient = await identityToRecipient(identity)
+  await writeNewIdentityFile(path, formatIdentityFile(identity, recipient, now))
+  return { path, recipient, keyId: recipientSetId([recipient]) }
+}
+
+/** What to do next, with the values filled in, so nobody retypes a key by hand. */
+export function nextSteps({ path, recipient, keyId }: GeneratedKey, label: string): string {
+  const quotedLabel = label.replace(/'/g, "''")
+  return [
+    `Wrote a new age identity to ${path} (readable by you only).`,
+    '',
+    `  public recipient:  ${recipient}`,
+    `  key_id:            ${keyId}   (this recipient alone)`,
+    '',
+    'Next steps:',
+    `  1. Keep ${path} offline: a copy in the agency's safe, not in the repository, a chat or a cloud`,
+    '     drive. To keep it encrypted at rest: age -p -o key.txt.age key.txt, then shred key.txt.',
+    '     Losing every copy means losing every row sealed to it: nobody can decrypt them.',
+    '  2. Register the recipient set, in the Supabase SQL editor (or psql as postgres):',
+    `       select private.register_submission_key(array['${recipient}'], '${quotedLabel}');`,
+    `     It returns ${keyId}. During a rotation register both recipients in one set instead:`,
+    "       select private.register_submission_key(array['<old age1…>', '<new age1…>'], 'rotation');",
+    '  3. Build the site with the same recipients:',
+    `       VITE_SUBMISSION_RECIPIENTS=${recipient}`,
+    '     (comma-separated, in the same set as step 2, e.g. old,new during a rotation).',
+    `  4. Read submissions: npm run inbox -- show <ref> --identity ${path}`,
+  ].join('\n')
+}
