@@ -6,27 +6,66 @@ import tailwindcss from '@tailwindcss/vite'
 import { prerenderPlugin, PRERENDER_BUNDLE_DIR } from './src/build/prerender-plugin.ts'
 import { previewPlugin } from './src/build/preview-plugin.ts'
 import { pwaOptions } from './src/build/pwa-options.ts'
-import { parseSiteEnv } from './src/lib/env.ts'
+import { keySetId } from './src/features/contact/sealing/seal-submission.ts'
+import { assertRecipientsFor, parseSiteEnv, parseSubmissionRecipients } from './src/lib/env.ts'
+import { ensureDevIdentity } from './supabase/local/dev-identity.ts'
 
-export default defineConfig(({ isSsrBuild, mode }) => ({
-  plugins: [
-    react(),
-    tailwindcss(),
-    prerenderPlugin(),
-    previewPlugin(),
-    VitePWA(pwaOptions(parseSiteEnv(loadEnv(mode, process.cwd(), 'VITE_')))),
-  ],
-  define: {
-    // The footer's copyright year, fixed at build time so the prerendered HTML and hydration agree.
-    __BUILD_YEAR__: JSON.stringify(new Date().getUTCFullYear()),
-  },
-  build: isSsrBuild
-    ? { outDir: PRERENDER_BUNDLE_DIR, emptyOutDir: true, copyPublicDir: false }
-    : { outDir: 'dist', emptyOutDir: true, sourcemap: false },
-  preview: { host: '127.0.0.1', port: 4173, strictPort: true },
-  appType: 'mpa',
-  test: {
-    include: ['src/**/*.test.{ts,tsx}', 'supabase/**/*.test.ts'],
-    environment: 'node',
-  },
-}))
+type Env = Record<string, string>
+
+/**
+ * Who the site seals submissions to: VITE_SUBMISSION_RECIPIENTS, or, when it is unset and the
+ * Supabase URL is local, the local backend's development identity (created on first use, under
+ * LOCAL_BACKEND_DIR or .local-backend/), so `npm start` needs no setup. A hosted URL with no
+ * recipients stops the build. Unit tests (mode "test") get only what is set: no key is created.
+ * The key_id is derived here, once, by the same function the browser uses.
+ */
+async function withSubmissionKeys(env: Env, mode: string): Promise<Env> {
+  let recipients = parseSubmissionRecipients(env)
+  if (mode !== 'test') {
+    const { supabaseUrl } = parseSiteEnv({ ...env, VITE_SUBMISSION_RECIPIENTS: '' })
+    assertRecipientsFor(supabaseUrl, recipients)
+    if (recipients.length === 0) recipients = [(await ensureDevIdentity()).recipient]
+  }
+  return {
+    ...env,
+    VITE_SUBMISSION_RECIPIENTS: recipients.join(','),
+    VITE_SUBMISSION_KEY_ID: recipients.length > 0 ? await keySetId(recipients) : '',
+  }
+}
+
+export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
+  const loaded = loadEnv(mode, process.cwd(), 'VITE_')
+  // `vite preview` serves a finished build: no keys to resolve (and none to create).
+  const env = isPreview ? loaded : await withSubmissionKeys(loaded, mode)
+  return {
+    plugins: [
+      react(),
+      tailwindcss(),
+      prerenderPlugin(),
+      previewPlugin(),
+      VitePWA(pwaOptions(parseSiteEnv(env))),
+    ],
+    define: {
+      // The footer's copyright year, fixed at build time so the prerendered HTML and hydration agree.
+      __BUILD_YEAR__: JSON.stringify(new Date().getUTCFullYear()),
+      // Resolved above (possibly the development key), so the pages see what the build checked.
+      ...(isPreview
+        ? {}
+        : {
+            'import.meta.env.VITE_SUBMISSION_RECIPIENTS': JSON.stringify(
+              env.VITE_SUBMISSION_RECIPIENTS,
+            ),
+            'import.meta.env.VITE_SUBMISSION_KEY_ID': JSON.stringify(env.VITE_SUBMISSION_KEY_ID),
+          }),
+    },
+    build: isSsrBuild
+      ? { outDir: PRERENDER_BUNDLE_DIR, emptyOutDir: true, copyPublicDir: false }
+      : { outDir: 'dist', emptyOutDir: true, sourcemap: false },
+    preview: { host: '127.0.0.1', port: 4173, strictPort: true },
+    appType: 'mpa',
+    test: {
+      include: ['src/**/*.test.{ts,tsx}', 'supabase/**/*.test.ts'],
+      environment: 'node',
+    },
+  }
+})

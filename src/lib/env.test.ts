@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import { ENV_DEFAULTS, EnvError, LOCAL_SUPABASE_ANON_KEY, parseSiteEnv } from './env'
+import {
+  ENV_DEFAULTS,
+  EnvError,
+  LOCAL_SUPABASE_ANON_KEY,
+  assertRecipientsFor,
+  isLocalSupabaseUrl,
+  parseSiteEnv,
+  parseSubmissionRecipients,
+} from './env'
+
+// Recipients generated once with age-encryption (their identities were thrown away).
+const STAFF = 'age163nrfhucxd064xnq2cp4fn7p2pwkfu6zs33y9akjjgkc4f8jupyssy33p0'
+const ESCROW = 'age1qv5gmwg854s6xwna57gp4qhpuqanmv4jzkevtvmgjd9d8p77va7q2wzr0z'
 
 describe('parseSiteEnv', () => {
   it('uses the documented defaults when nothing is set', () => {
@@ -12,6 +24,7 @@ describe('parseSiteEnv', () => {
       founderEmail: ENV_DEFAULTS.VITE_FOUNDER_EMAIL,
       supabaseUrl: 'http://127.0.0.1:54321',
       supabaseAnonKey: LOCAL_SUPABASE_ANON_KEY,
+      submissionKeys: null,
     })
   })
 
@@ -38,10 +51,70 @@ describe('parseSiteEnv', () => {
   })
 
   it('refuses a messaging link that is not https', () => {
-    expect(() => parseSiteEnv({ VITE_TELEGRAM_URL: 'http://t.me/x' })).toThrow(/VITE_TELEGRAM_URL must use https:/)
+    expect(() => parseSiteEnv({ VITE_TELEGRAM_URL: 'http://t.me/x' })).toThrow(
+      /VITE_TELEGRAM_URL must use https:/,
+    )
   })
 
   it('refuses a founder email that is not an address', () => {
     expect(() => parseSiteEnv({ VITE_FOUNDER_EMAIL: 'founder' })).toThrow(/VITE_FOUNDER_EMAIL/)
+  })
+
+  it('reads the recipients and the key_id the build derived from them', () => {
+    const env = parseSiteEnv({
+      VITE_SUBMISSION_RECIPIENTS: ` ${STAFF} ,${ESCROW},${STAFF},`,
+      VITE_SUBMISSION_KEY_ID: '0123456789abcdef',
+    })
+    expect(env.submissionKeys).toEqual({ recipients: [STAFF, ESCROW], keyId: '0123456789abcdef' })
+  })
+
+  it('refuses recipients without a well-formed key_id, naming the variable', () => {
+    expect(() => parseSiteEnv({ VITE_SUBMISSION_RECIPIENTS: STAFF })).toThrow(
+      /VITE_SUBMISSION_KEY_ID/,
+    )
+    expect(() =>
+      parseSiteEnv({
+        VITE_SUBMISSION_RECIPIENTS: STAFF,
+        VITE_SUBMISSION_KEY_ID: 'ABCDEF0123456789',
+      }),
+    ).toThrow(/VITE_SUBMISSION_KEY_ID/)
+  })
+})
+
+describe('parseSubmissionRecipients', () => {
+  it('is empty when unset', () => {
+    expect(parseSubmissionRecipients({})).toEqual([])
+    expect(parseSubmissionRecipients({ VITE_SUBMISSION_RECIPIENTS: ' , ' })).toEqual([])
+  })
+
+  it('fails, naming the variable and the entry, on a malformed recipient', () => {
+    const typo = STAFF.replace('63nr', '63ns')
+    for (const bad of [typo, 'age1abc', 'AGE-SECRET-KEY-1QQQ', STAFF.toUpperCase()]) {
+      expect(() =>
+        parseSubmissionRecipients({ VITE_SUBMISSION_RECIPIENTS: `${ESCROW},${bad}` }),
+      ).toThrow(
+        new EnvError(
+          'VITE_SUBMISSION_RECIPIENTS',
+          `must list X25519 age recipients (age1…, as age-keygen prints them), got "${bad}"`,
+        ),
+      )
+    }
+  })
+})
+
+describe('assertRecipientsFor', () => {
+  it('lets a local Supabase build without recipients (the development key steps in)', () => {
+    for (const url of ['http://127.0.0.1:54321', 'http://localhost:54321', 'http://[::1]:54321']) {
+      expect(isLocalSupabaseUrl(url)).toBe(true)
+      expect(() => assertRecipientsFor(url, [])).not.toThrow()
+    }
+  })
+
+  it('stops a hosted Supabase build without recipients, naming VITE_SUBMISSION_RECIPIENTS', () => {
+    expect(isLocalSupabaseUrl('https://abcd.supabase.co')).toBe(false)
+    expect(() => assertRecipientsFor('https://abcd.supabase.co', [])).toThrow(
+      /VITE_SUBMISSION_RECIPIENTS must be set/,
+    )
+    expect(() => assertRecipientsFor('https://abcd.supabase.co', [STAFF])).not.toThrow()
   })
 })

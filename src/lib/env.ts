@@ -1,3 +1,5 @@
+import { isX25519Recipient } from './age-recipient.ts'
+
 /**
  * The one place that reads configuration. Everything else imports `siteEnv`.
  *
@@ -15,6 +17,15 @@ export type SiteEnv = {
   founderEmail: string
   supabaseUrl: string
   supabaseAnonKey: string
+  /** Who submissions are sealed to; null when this build has no key (sealing then fails closed). */
+  submissionKeys: SubmissionKeys | null
+}
+
+export type SubmissionKeys = {
+  /** X25519 age recipients (`age1…`), in the order configured, without duplicates. */
+  recipients: readonly [string, ...string[]]
+  /** The recipient set's key_id (CONTRACTS.md), derived at build time by vite.config.ts. */
+  keyId: string
 }
 
 type RawEnv = Record<string, string | boolean | undefined>
@@ -32,6 +43,11 @@ export const ENV_DEFAULTS = {
   VITE_FOUNDER_EMAIL: 'founder@umbragrowth.example',
   VITE_SUPABASE_URL: LOCAL_SUPABASE_URL,
   VITE_SUPABASE_ANON_KEY: LOCAL_SUPABASE_ANON_KEY,
+  // Comma-separated age recipients. Unset: the local development identity, and only while
+  // VITE_SUPABASE_URL is local (vite.config.ts); a build for a hosted Supabase stops instead.
+  VITE_SUBMISSION_RECIPIENTS: '',
+  // Not for people to set: vite.config.ts derives it from the recipients.
+  VITE_SUBMISSION_KEY_ID: '',
 } as const
 
 type EnvName = keyof typeof ENV_DEFAULTS
@@ -71,6 +87,58 @@ function readEmail(raw: RawEnv, name: EnvName): string {
   return value
 }
 
+/**
+ * The configured recipients, checked: each must be an X25519 age recipient, so a typo fails the
+ * build here instead of every visitor's submission later.
+ */
+export function parseSubmissionRecipients(raw: RawEnv): string[] {
+  const name = 'VITE_SUBMISSION_RECIPIENTS'
+  const entries = read(raw, name)
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+  for (const entry of entries) {
+    if (!isX25519Recipient(entry)) {
+      throw new EnvError(
+        name,
+        `must list X25519 age recipients (age1…, as age-keygen prints them), got "${entry}"`,
+      )
+    }
+  }
+  return [...new Set(entries)]
+}
+
+/** The local stand-in (or `supabase start`) rather than a hosted project. */
+export function isLocalSupabaseUrl(supabaseUrl: string): boolean {
+  return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(supabaseUrl).hostname)
+}
+
+/**
+ * A site that sends to a hosted Supabase must say who can read its submissions: no silent fallback
+ * to the development key, whose identity sits unprotected on a developer's disk.
+ */
+export function assertRecipientsFor(supabaseUrl: string, recipients: readonly string[]): void {
+  if (recipients.length === 0 && !isLocalSupabaseUrl(supabaseUrl)) {
+    throw new EnvError(
+      'VITE_SUBMISSION_RECIPIENTS',
+      `must be set when VITE_SUPABASE_URL is not local (${supabaseUrl}): the comma-separated age1… recipients submissions are sealed to (npm run keygen prints one)`,
+    )
+  }
+}
+
+function parseSubmissionKeys(raw: RawEnv): SubmissionKeys | null {
+  const [first, ...rest] = parseSubmissionRecipients(raw)
+  if (first === undefined) return null
+  const keyId = read(raw, 'VITE_SUBMISSION_KEY_ID')
+  if (!/^[0-9a-f]{16}$/.test(keyId)) {
+    throw new EnvError(
+      'VITE_SUBMISSION_KEY_ID',
+      `must be the key_id vite.config.ts derives from VITE_SUBMISSION_RECIPIENTS, got "${keyId}"`,
+    )
+  }
+  return { recipients: [first, ...rest], keyId }
+}
+
 export function parseSiteEnv(raw: RawEnv): SiteEnv {
   return {
     agencyName: read(raw, 'VITE_AGENCY_NAME'),
@@ -80,6 +148,7 @@ export function parseSiteEnv(raw: RawEnv): SiteEnv {
     founderEmail: readEmail(raw, 'VITE_FOUNDER_EMAIL'),
     supabaseUrl: readUrl(raw, 'VITE_SUPABASE_URL', ['https:', 'http:']),
     supabaseAnonKey: read(raw, 'VITE_SUPABASE_ANON_KEY'),
+    submissionKeys: parseSubmissionKeys(raw),
   }
 }
 

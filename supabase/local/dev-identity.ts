@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { generateX25519Identity, identityToRecipient } from 'age-encryption'
-import { DEFAULT_BACKEND_DIR } from './paths'
+import { DEFAULT_BACKEND_DIR } from './paths.ts'
 
 /**
  * The local development identity: an age key pair that `npm start`, the dev server and the browser
@@ -22,10 +22,15 @@ function defaultDir(): string {
 /** Where the development identity is, for the backend folder in use (LOCAL_BACKEND_DIR or `.local-backend/`). */
 export const DEV_IDENTITY_FILE = join(defaultDir(), FILE_NAME)
 
-async function readIdentity(identityFile: string): Promise<{ identityFile: string; recipient: string }> {
+async function readIdentity(
+  identityFile: string,
+): Promise<{ identityFile: string; recipient: string }> {
   const text = await readFile(identityFile, 'utf8')
   const secret = text.split('\n').find((line) => line.startsWith('AGE-SECRET-KEY-1'))
-  if (!secret) throw new Error(`${identityFile} holds no age identity (AGE-SECRET-KEY-1…); delete it to get a new one`)
+  if (!secret)
+    throw new Error(
+      `${identityFile} holds no age identity (AGE-SECRET-KEY-1…); delete it to get a new one`,
+    )
   // Derived from the secret, not read from the comment: the comment is for people.
   return { identityFile, recipient: await identityToRecipient(secret.trim()) }
 }

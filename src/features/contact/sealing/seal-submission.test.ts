@@ -48,8 +48,14 @@ afterEach(() => {
 describe('padSubmission', () => {
   const cases: Record<string, Partial<SubmissionDocument>> = {
     ascii: {},
-    emoji: { name: '🦉 Night Owl 🔐', message: 'Launch 🚀🚀🚀 with 👨‍👩‍👧 family emoji and flags 🇵🇹🇯🇵' },
-    'right-to-left': { name: 'ليلى', message: 'مرحبا، نريد حملة هادئة. שלום, אנחנו צריכים קמפיין שקט.' },
+    emoji: {
+      name: '🦉 Night Owl 🔐',
+      message: 'Launch 🚀🚀🚀 with 👨‍👩‍👧 family emoji and flags 🇵🇹🇯🇵',
+    },
+    'right-to-left': {
+      name: 'ليلى',
+      message: 'مرحبا، نريد حملة هادئة. שלום, אנחנו צריכים קמפיין שקט.',
+    },
     '5,000 characters': { message: 'x'.repeat(5000) },
     '5,000 characters of emoji': { message: '🔐'.repeat(2500) },
     'nulls for the optional fields': { project_type: null, budget: null },
@@ -140,7 +146,9 @@ describe('sealSubmission', () => {
 
   it('gives ciphertexts of the same length for briefs in the same bucket', async () => {
     const short = await sealSubmission({ ...submission, message: 'a' }, [staff.recipient])
-    const longer = await sealSubmission({ ...submission, message: 'a'.repeat(600) }, [staff.recipient])
+    const longer = await sealSubmission({ ...submission, message: 'a'.repeat(600) }, [
+      staff.recipient,
+    ])
     expect(short.sealed.length).toBe(longer.sealed.length)
   })
 })
@@ -162,12 +170,18 @@ describe('sealing fails closed', () => {
 
   it('refuses to seal without Web Crypto', async () => {
     vi.stubGlobal('crypto', undefined)
-    expect((await failure(() => sealSubmission(submission, [staff.recipient]))).reason).toBe('no-webcrypto')
+    expect((await failure(() => sealSubmission(submission, [staff.recipient]))).reason).toBe(
+      'no-webcrypto',
+    )
   })
 
   it('refuses to seal when Web Crypto has no subtle API (an insecure context)', async () => {
-    vi.stubGlobal('crypto', { getRandomValues: globalThis.crypto.getRandomValues.bind(globalThis.crypto) })
-    expect((await failure(() => sealSubmission(submission, [staff.recipient]))).reason).toBe('no-webcrypto')
+    vi.stubGlobal('crypto', {
+      getRandomValues: globalThis.crypto.getRandomValues.bind(globalThis.crypto),
+    })
+    expect((await failure(() => sealSubmission(submission, [staff.recipient]))).reason).toBe(
+      'no-webcrypto',
+    )
   })
 
   it('refuses to seal to nobody', async () => {
@@ -176,7 +190,13 @@ describe('sealing fails closed', () => {
 
   it('refuses a malformed recipient, even beside a valid one', async () => {
     const typo = `${staff.recipient.slice(0, -1)}${staff.recipient.endsWith('q') ? 'p' : 'q'}`
-    for (const bad of [typo, 'age1short', staff.recipient.toUpperCase(), ` ${staff.recipient}`, 'AGE-SECRET-KEY-1X']) {
+    for (const bad of [
+      typo,
+      'age1short',
+      staff.recipient.toUpperCase(),
+      ` ${staff.recipient}`,
+      'AGE-SECRET-KEY-1X',
+    ]) {
       expect((await failure(() => sealSubmission(submission, [staff.recipient, bad]))).reason).toBe(
         'invalid-recipient',
       )
@@ -217,7 +237,9 @@ describe('keySetId', () => {
     expect(await keySetId([staff.recipient, second.recipient])).toBe(
       await keySetId([second.recipient, staff.recipient, second.recipient]),
     )
-    expect(await keySetId([staff.recipient])).not.toBe(await keySetId([staff.recipient, second.recipient]))
+    expect(await keySetId([staff.recipient])).not.toBe(
+      await keySetId([staff.recipient, second.recipient]),
+    )
   })
 
   it('fails closed like sealing does', async () => {
