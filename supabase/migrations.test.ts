@@ -1,16 +1,25 @@
 // @vitest-environment node
 import { readFile } from 'node:fs/promises'
+import { generateIdentity, identityToRecipient } from 'age-encryption'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BUDGET_VALUES, LIMITS, PROJECT_TYPE_VALUES } from '../src/features/contact/contact-fields'
 import { contactSubmissionSchema } from '../src/features/contact/contact-schema'
+import {
+  keySetId,
+  sealSubmission,
+  type SubmissionDocument,
+} from '../src/features/contact/sealing/seal-submission'
 import { asPgError, type Database } from './local/database'
 import { listMigrations, migrate } from './local/migrations'
 import { openPgliteDatabase } from './local/pglite-database'
 
 /**
- * The browser's zod schema and the database's check constraints state the same limits twice, by
- * hand (one is TypeScript, the other SQL). These tests keep them equal: first by reading the
- * migrations' text, then by feeding the same edge cases to both.
+ * Since sealing, the limits live in two places that must fit together, by hand (one is TypeScript,
+ * the other SQL): the browser's zod schema governs the sealed document's fields (the database sees
+ * ciphertext only and cannot check them), and the migrations govern what the database can see:
+ * which columns anon may send, the armor's format and size bound, and which key ids it accepts.
+ * These tests keep them in step, first by reading the migrations' text, then by sealing with the
+ * browser's own code and inserting into the real migrations on PGlite as anon.
  */
 
 async function migrationsText(): Promise<string> {
@@ -18,93 +27,129 @@ async function migrationsText(): Promise<string> {
   return (await Promise.all(files.map((file) => readFile(file.path, 'utf8')))).join('\n')
 }
 
-/** The expression of the last definition of a named check constraint (later migrations win). */
-function checkExpression(sql: string, constraint: string): string {
-  const start = sql.lastIndexOf(`constraint ${constraint} check (`)
-  if (start === -1) throw new Error(`constraint ${constraint} not found in the migrations`)
-  let depth = 0
-  const open = sql.indexOf('(', start)
-  for (let i = open; i < sql.length; i += 1) {
-    if (sql[i] === '(') depth += 1
-    if (sql[i] === ')') depth -= 1
-    if (depth === 0) return sql.slice(open + 1, i)
-  }
-  throw new Error(`unbalanced parentheses in ${constraint}`)
+/** The integer a pattern captures in the last migration that states it (later migrations win). */
+function lastNumber(sql: string, pattern: RegExp): number {
+  const matches = [...sql.matchAll(new RegExp(pattern.source, 'g'))]
+  const value = matches.at(-1)?.[1]
+  if (value === undefined) throw new Error(`${pattern.source} not found in the migrations`)
+  return Number(value)
 }
 
-const quotedValues = (expression: string) =>
-  [...expression.matchAll(/'([^']*)'/g)].map((match) => match[1])
+async function recipients(count: number): Promise<string[]> {
+  return Promise.all(
+    Array.from({ length: count }, async () => identityToRecipient(await generateIdentity())),
+  )
+}
 
-describe('the migrations state the limits of contact-fields.ts', () => {
+/** The costliest character for the sealed size: JSON.stringify writes it as a 6-byte "\u0001". */
+const CONTROL = '\u0001'
+const longest = (values: readonly string[]) =>
+  values.reduce((a, b) => (b.length > a.length ? b : a))
+
+/** A document the form can produce, built from what the zod schema accepts. */
+function documentFrom(input: Record<string, unknown>, userAgent = 'vitest'): SubmissionDocument {
+  const fields = contactSubmissionSchema.parse({ project_type: null, budget: null, ...input })
+  return {
+    id: crypto.randomUUID(),
+    name: fields.name,
+    contact: fields.contact,
+    project_type: fields.project_type,
+    budget: fields.budget,
+    message: fields.message,
+    user_agent: userAgent.slice(0, LIMITS.userAgent),
+    submitted_at: new Date().toISOString(),
+  }
+}
+
+/** The largest document the schema accepts: every field at its limit, every character escaped. */
+const largestDocument = () =>
+  documentFrom(
+    {
+      name: CONTROL.repeat(LIMITS.name),
+      contact: CONTROL.repeat(LIMITS.contact),
+      project_type: longest(PROJECT_TYPE_VALUES),
+      budget: longest(BUDGET_VALUES),
+      message: CONTROL.repeat(LIMITS.message),
+    },
+    CONTROL.repeat(LIMITS.userAgent),
+  )
+
+describe('the migrations and the sealed row the browser sends', () => {
   let sql: string
   beforeAll(async () => {
     sql = await migrationsText()
   })
 
-  it.each([
-    { column: 'name', limit: LIMITS.name },
-    { column: 'contact', limit: LIMITS.contact },
-    { column: 'message', limit: LIMITS.message },
-  ])('$column: 1 to $limit characters, already trimmed', ({ column, limit }) => {
-    const expression = checkExpression(sql, `contact_submissions_${column}_check`)
-    expect(expression).toContain(`char_length(${column}) between 1 and ${limit}`)
-    expect(expression).toContain(`${column} = btrim(${column}, E' \\t\\n\\x0B\\f\\r')`)
-  })
-
-  it('user_agent: at most LIMITS.userAgent characters', () => {
-    expect(checkExpression(sql, 'contact_submissions_user_agent_check')).toContain(
-      `char_length(user_agent) <= ${LIMITS.userAgent}`,
+  it('anon may insert exactly the columns of the row sealSubmission returns', async () => {
+    const grants = [
+      ...sql.matchAll(/grant insert \(([^)]*)\)\s+on table public\.contact_submissions to anon/g),
+    ]
+    const columns = grants
+      .at(-1)?.[1]
+      ?.split(',')
+      .map((column) => column.trim())
+    const row = await sealSubmission(
+      documentFrom({ name: 'Ada', contact: '@ada', message: 'Hi' }),
+      await recipients(1),
     )
+    expect(columns?.sort()).toEqual(Object.keys(row).sort())
   })
 
-  it('project_type: exactly the form option values', () => {
-    const values = quotedValues(checkExpression(sql, 'contact_submissions_project_type_check'))
-    expect(values.sort()).toEqual([...PROJECT_TYPE_VALUES].sort())
+  it('the size check and the armor check state the same bound', () => {
+    const bound = lastNumber(sql, /octet_length\(sealed\) <= (\d+)/)
+    expect(lastNumber(sql, /octet_length\(armor\) > (\d+)/)).toBe(bound)
   })
 
-  it('budget: exactly the form option values', () => {
-    const values = quotedValues(checkExpression(sql, 'contact_submissions_budget_check'))
-    expect(values.sort()).toEqual([...BUDGET_VALUES].sort())
+  it('the largest document the schema accepts, sealed to the most recipients a key set may have, fits the bound', async () => {
+    const bound = lastNumber(sql, /octet_length\(sealed\) <= (\d+)/)
+    const maxRecipients = lastNumber(sql, /cardinality\(recipients\) between 1 and (\d+)/)
+    const { sealed } = await sealSubmission(largestDocument(), await recipients(maxRecipients))
+    expect(sealed.length).toBeLessThanOrEqual(bound)
+    // A bound far above the largest real row would let every row cost more than it needs to.
+    expect(sealed.length).toBeGreaterThan(bound * 0.9)
   })
 
-  it('anon may insert exactly the columns of the row the browser sends', () => {
-    const grant = /grant insert \(([^)]*)\)\s+on table public\.contact_submissions to anon/.exec(
-      sql,
+  it('a 5,000-character brief of 4-byte characters fits with room to spare', async () => {
+    const bound = lastNumber(sql, /octet_length\(sealed\) <= (\d+)/)
+    const emoji = '😀'.repeat(LIMITS.message / 2) // zod counts UTF-16 units: 2 per emoji
+    const { sealed } = await sealSubmission(
+      documentFrom({ name: 'Ada', contact: '@ada', message: emoji }),
+      await recipients(2),
     )
-    const columns = grant?.[1]?.split(',').map((column) => column.trim())
-    expect(columns?.sort()).toEqual(Object.keys(contactSubmissionSchema.shape).sort())
+    expect(sealed.length).toBeLessThan(bound / 2)
   })
 })
 
-describe('whatever the browser schema accepts, the database accepts', () => {
+describe('whatever the browser seals, the database accepts from anon', () => {
   let db: Database
+  let keyRecipients: string[]
+  let keyId: string
 
   beforeAll(async () => {
     db = await openPgliteDatabase('memory')
     await migrate(db)
+    keyRecipients = await recipients(2)
+    const [row] = await db.query<{ key_id: string }>(
+      'select private.register_submission_key($1) as key_id',
+      [keyRecipients],
+    )
+    keyId = row?.key_id ?? ''
   }, 120_000)
 
   afterAll(async () => {
     await db?.close()
   })
 
-  /** Inserts as anon, the way the API does; returns the constraint error, or null if accepted. */
+  /** Inserts as anon, the way the API does; returns the error, or null if accepted. */
   async function insertAsAnon(row: Record<string, unknown>): Promise<string | null> {
+    const columns = Object.keys(row)
     try {
       await db.transaction(async (tx) => {
         await tx.exec('set local role anon')
         await tx.query(
-          `insert into public.contact_submissions (id, name, contact, project_type, budget, message, user_agent)
-           values ($1, $2, $3, $4, $5, $6, $7)`,
-          [
-            row.id,
-            row.name,
-            row.contact,
-            row.project_type,
-            row.budget,
-            row.message,
-            row.user_agent,
-          ],
+          `insert into public.contact_submissions (${columns.join(', ')})
+           values (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
+          Object.values(row),
         )
         // Keep the table empty: only the verdict matters.
         await tx.exec('reset role')
@@ -112,64 +157,71 @@ describe('whatever the browser schema accepts, the database accepts', () => {
       })
       return null
     } catch (error) {
-      return asPgError(error)?.message ?? String(error)
+      const pgError = asPgError(error)
+      return pgError ? `${pgError.code} ${pgError.message}` : String(error)
     }
   }
 
-  const whitespace = [' ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\u2028', '\u3000', '\ufeff']
-  const texts = (limit: number) => [
-    'a',
-    'Viv',
-    'x'.repeat(limit),
-    'x'.repeat(limit + 1),
-    'é'.repeat(limit),
-    '😀'.repeat(limit / 2),
-    '😀'.repeat(limit / 2 + 1),
-    'two\nlines',
-    '',
-    ...whitespace.flatMap((space) => [space, `${space}a`, `a${space}`, `${space}a${space}`]),
-  ]
-  const base = {
-    id: '5b3b9c76-6c4f-4a39-9d7e-3f0c2d1b8a90',
-    name: 'Ada',
-    contact: '@ada',
-    project_type: null,
-    budget: null,
-    message: 'Hello',
-    user_agent: 'test',
-  }
-  const samples: { field: string; value: unknown }[] = [
-    ...texts(LIMITS.name).map((value) => ({ field: 'name', value })),
-    ...texts(LIMITS.contact).map((value) => ({ field: 'contact', value })),
-    ...texts(LIMITS.message).map((value) => ({ field: 'message', value })),
-    ...['', 'x'.repeat(LIMITS.userAgent), 'x'.repeat(LIMITS.userAgent + 1), ' padded '].map(
-      (value) => ({ field: 'user_agent', value }),
-    ),
-    ...[...PROJECT_TYPE_VALUES, 'Other', 'OTHER', ''].map((value) => ({
-      field: 'project_type',
-      value,
-    })),
-    ...[...BUDGET_VALUES, 'Under $10K', ''].map((value) => ({ field: 'budget', value })),
-  ]
-
-  it('for every edge case, a row the schema accepts is inserted', async () => {
-    let accepted = 0
-    for (const { field, value } of samples) {
-      const parsed = contactSubmissionSchema.safeParse({ ...base, [field]: value })
-      if (!parsed.success) continue
-      accepted += 1
-      const refusal = await insertAsAnon(parsed.data)
-      expect(refusal, `${field} = ${JSON.stringify(value)}`).toBeNull()
-    }
-    // The samples must exercise the accepting side too, or this test could not fail.
-    expect(accepted).toBeGreaterThan(40)
+  it('the browser computes the key_id the database registers', async () => {
+    expect(await keySetId([...keyRecipients].reverse())).toBe(keyId)
   })
 
-  it('the database refuses the untrimmed and overlong values the schema would have trimmed or refused', async () => {
-    for (const value of [' Ada', 'Ada\n', '\t', 'x'.repeat(LIMITS.name + 1)]) {
-      expect(await insertAsAnon({ ...base, name: value }), JSON.stringify(value)).toMatch(
-        /contact_submissions_name_check/,
-      )
+  it('every edge case the schema accepts is accepted once sealed', async () => {
+    const whitespace = [' ', '\t', '\n', '\u00a0', '\u2028', '\u3000', '\ufeff']
+    const texts = (limit: number) => [
+      'a',
+      'x'.repeat(limit),
+      'é'.repeat(limit),
+      '😀'.repeat(limit / 2),
+      CONTROL.repeat(limit),
+      'two\nlines',
+      'עברית ومرحبا',
+      ...whitespace.map((space) => `${space}a${space}`),
+    ]
+    const base = {
+      name: 'Ada',
+      contact: '@ada',
+      project_type: null,
+      budget: null,
+      message: 'Hello',
     }
+    const inputs = [
+      ...texts(LIMITS.name).map((name) => ({ ...base, name })),
+      ...texts(LIMITS.contact).map((contact) => ({ ...base, contact })),
+      ...texts(LIMITS.message).map((message) => ({ ...base, message })),
+      ...PROJECT_TYPE_VALUES.map((project_type) => ({ ...base, project_type })),
+      ...BUDGET_VALUES.map((budget) => ({ ...base, budget })),
+    ]
+    let accepted = 0
+    for (const input of inputs) {
+      if (!contactSubmissionSchema.safeParse(input).success) continue
+      accepted += 1
+      const row = await sealSubmission(documentFrom(input), keyRecipients)
+      expect(await insertAsAnon(row), JSON.stringify(input).slice(0, 80)).toBeNull()
+    }
+    // The samples must exercise the accepting side, or this test could not fail.
+    expect(accepted).toBeGreaterThan(30)
+  }, 60_000)
+
+  it('the largest document is accepted too', async () => {
+    expect(await insertAsAnon(await sealSubmission(largestDocument(), keyRecipients))).toBeNull()
+  })
+
+  it('plaintext, a foreign armor and an unregistered key set are refused', async () => {
+    const row = await sealSubmission(
+      documentFrom({ name: 'Ada', contact: '@ada', message: 'Hi' }),
+      keyRecipients,
+    )
+    expect(await insertAsAnon({ ...row, message: 'Hi' })).toMatch(/^42501 /)
+    expect(await insertAsAnon({ ...row, sealed: 'Hi' })).toMatch(
+      /^23514 .*contact_submissions_sealed_format_check/,
+    )
+    const stranger = await sealSubmission(
+      documentFrom({ name: 'Ada', contact: '@ada', message: 'Hi' }),
+      await recipients(1),
+    )
+    expect(await insertAsAnon(stranger)).toMatch(
+      /^23503 key_id does not name an active submission key/,
+    )
   })
 })
