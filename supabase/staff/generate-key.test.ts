@@ -49,6 +49,14 @@ describe('generateKey', () => {
     expect(await readFile(path, 'utf8')).toBe('keep me')
   })
 
+  it('with --out -, hands the identity file to the pipe and writes no file', async () => {
+    const piped: string[] = []
+    const key = await generateKey('-', new Date(), (text) => piped.push(text))
+    expect(piped).toHaveLength(1)
+    expect((await parseIdentities(piped[0] ?? '', 'pipe')).recipients).toEqual([key.recipient])
+    expect(nextSteps(key, 'x')).toContain('age -d key.age | npm run inbox -- show <ref> --identity -')
+  })
+
   it('prints the recipient, the key_id and the next steps, never the secret', async () => {
     const path = join(dir, 'key.txt')
     const key = await generateKey(path)

@@ -6,27 +6,39 @@ export type GeneratedKey = { path: string; recipient: string; keyId: string }
 
 /**
  * Creates the agency's staff identity: an X25519 age key (what `age-keygen` makes and the browser
- * seals to), written to a new file only its owner can read. The secret is never printed.
+ * seals to), written to a new file only its owner can read, or, for path "-", to `pipe` (standard
+ * output, for `| age -p > key.age`, so the secret never lies on disk unencrypted).
  */
-export async function generateKey(path: string, now: Date = new Date()): Promise<GeneratedKey> {
+export async function generateKey(
+  path: string,
+  now: Date = new Date(),
+  pipe: (text: string) => void = (text) => process.stdout.write(text),
+): Promise<GeneratedKey> {
   const identity = await generateX25519Identity()
   const recipient = await identityToRecipient(identity)
-  await writeNewIdentityFile(path, formatIdentityFile(identity, recipient, now))
+  const contents = formatIdentityFile(identity, recipient, now)
+  if (path === '-') pipe(contents)
+  else await writeNewIdentityFile(path, contents)
   return { path, recipient, keyId: recipientSetId([recipient]) }
 }
 
 /** What to do next, with the values filled in, so nobody retypes a key by hand. */
 export function nextSteps({ path, recipient, keyId }: GeneratedKey, label: string): string {
   const quotedLabel = label.replace(/'/g, "''")
+  const piped = path === '-'
   return [
-    `Wrote a new age identity to ${path} (readable by you only).`,
+    piped
+      ? 'Wrote a new age identity to standard output.'
+      : `Wrote a new age identity to ${path} (readable by you only).`,
     '',
     `  public recipient:  ${recipient}`,
     `  key_id:            ${keyId}   (this recipient alone)`,
     '',
     'Next steps:',
-    `  1. Keep ${path} offline: a copy in the agency's safe, not in the repository, a chat or a cloud`,
-    '     drive. To keep it encrypted at rest: age -p -o key.txt.age key.txt, then shred key.txt.',
+    `  1. Keep ${piped ? 'the identity' : path} offline: a copy in the agency's safe, not in the repository, a chat or a cloud`,
+    piped
+      ? '     drive. Decrypt it only into a pipe (age -d key.age | …), never back to a file.'
+      : '     drive. To keep it encrypted at rest: age -p -o key.txt.age key.txt, then shred -u key.txt.',
     '     Losing every copy means losing every row sealed to it: nobody can decrypt them.',
     '  2. Register the recipient set, in the Supabase SQL editor (or psql as postgres):',
     `       select private.register_submission_key(array['${recipient}'], '${quotedLabel}');`,
@@ -35,6 +47,8 @@ export function nextSteps({ path, recipient, keyId }: GeneratedKey, label: strin
     '  3. Build the site with the same recipients:',
     `       VITE_SUBMISSION_RECIPIENTS=${recipient}`,
     '     (comma-separated, in the same set as step 2, e.g. old,new during a rotation).',
-    `  4. Read submissions: npm run inbox -- show <ref> --identity ${path}`,
+    piped
+      ? '  4. Read submissions: age -d key.age | npm run inbox -- show <ref> --identity -'
+      : `  4. Read submissions: npm run inbox -- show <ref> --identity ${path}`,
   ].join('\n')
 }
