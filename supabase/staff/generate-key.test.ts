@@ -54,7 +54,9 @@ describe('generateKey', () => {
     const key = await generateKey('-', new Date(), (text) => piped.push(text))
     expect(piped).toHaveLength(1)
     expect((await parseIdentities(piped[0] ?? '', 'pipe')).recipients).toEqual([key.recipient])
-    expect(nextSteps(key, 'x')).toContain('age -d key.age | npm run inbox -- show <ref> --identity -')
+    expect(nextSteps(key, 'x')).toContain(
+      'age -d key.age | npm run inbox -- show <ref> --identity -',
+    )
   })
 
   it('prints the recipient, the key_id and the next steps, never the secret', async () => {
