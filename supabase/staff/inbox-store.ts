@@ -57,7 +57,8 @@ export async function countSubmissions(client: pg.ClientBase): Promise<Counts> {
   return rows[0] ?? { total: 0, new: 0, overdue: 0 }
 }
 
-export type StoredSubmission = {
+/** A row of public.contact_submissions as node-postgres returns it (timestamps as Date). */
+export type SubmissionRow = {
   id: string
   created_at: Date
   status: Status
@@ -66,8 +67,6 @@ export type StoredSubmission = {
   responded_at: Date | null
   completed_at: Date | null
   overdue_alerted_at: Date | null
-  overdue: boolean
-  age_seconds: number
   // Plaintext columns of rows stored before sealing (null on sealed rows).
   name: string | null
   contact: string | null
@@ -75,6 +74,11 @@ export type StoredSubmission = {
   budget: string | null
   message: string | null
   user_agent: string | null
+}
+
+export type StoredSubmission = SubmissionRow & {
+  overdue: boolean
+  age_seconds: number
 }
 
 /** A ref is the first 8 characters of the id (what alerts and `list` show); any longer prefix or the full id works too. */

@@ -1,5 +1,5 @@
 import pg from 'pg'
-import type { SubmissionRow as StoredRow } from '../../supabase/local/submissions-table'
+import type { SubmissionRow as StoredRow } from '../../supabase/staff/inbox-store'
 import { E2E_DB_URL } from './ports'
 
 /** A row as node-postgres returns it (timestamps as Date). */
