@@ -1,11 +1,13 @@
 import { createClient } from '@supabase/supabase-js'
+import type { Database } from './database-types'
 import { siteEnv } from './env'
 
 /**
- * The one Supabase client (spec §7): fixed project address and public anon key from configuration,
- * session persisted in localStorage with automatic token refresh. Imported only through a dynamic
- * import at the moment a submission is sent, so no page pays for it up front.
+ * The one Supabase client: the project address and public anon key from configuration. Visitors
+ * never sign in, so the client keeps no session at all: nothing in localStorage, no refresh timer,
+ * no reading of tokens from the address bar (issue 10). Imported only through a dynamic import at
+ * the moment a submission is sent, so no page pays for it up front.
  */
-export const supabase = createClient(siteEnv.supabaseUrl, siteEnv.supabaseAnonKey, {
-  auth: { persistSession: true, autoRefreshToken: true, storage: globalThis.localStorage },
+export const supabase = createClient<Database>(siteEnv.supabaseUrl, siteEnv.supabaseAnonKey, {
+  auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
 })

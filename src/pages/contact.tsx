@@ -10,7 +10,7 @@ import {
 } from '../content/contact-page'
 import { routeById } from '../config/routes'
 import { ContactForm } from '../features/contact/contact-form'
-import { browserSubmitDependencies } from '../features/contact/contact-dependencies-browser'
+import { browserSubmitDependencies } from '../features/contact/submit-browser'
 
 export function ContactPage() {
   return (

@@ -3,6 +3,9 @@ import { LIMITS } from './contact-fields'
 /** Spec §5 / §8: the one message for any required field that is empty after trimming. */
 export const REQUIRED_FIELDS_MESSAGE = 'All required fields must be filled.'
 
+/** Spec §8: what the failure toast says when there is nothing better to say. */
+export const FALLBACK_ERROR_MESSAGE = 'Please try again later.'
+
 /** The form's exact strings (spec §2 Secure Contact, §8 error catalogue). */
 export const formCopy = {
   name: { label: 'Name / Alias', placeholder: 'Your name or preferred alias', maxLength: LIMITS.name },
@@ -17,9 +20,32 @@ export const formCopy = {
   requiredHint: 'Required',
   submit: 'Send Securely',
   sending: 'Encrypting & Sending...',
+  /** Shown under the button once a send has taken a few seconds (phones on a poor connection). */
+  stillSending:
+    'Still sending: the connection is slow. Your message is already encrypted; if it cannot get through, it is saved on this device and sent later.',
   noScript:
     'This form needs JavaScript to send your brief. With it switched off, reach us on Telegram or WhatsApp instead.',
 } as const
+
+/**
+ * Why a message was not delivered, in words a visitor can act on. Raw server text (SQL, constraint
+ * names, HTML error pages) never reaches the page: it goes to the console only.
+ */
+export const failureMessages = {
+  noAnswer: 'Our server could not be reached just now.',
+  busy: 'Our server is busy right now.',
+  serverError: 'Our server had a problem storing your message. Please try again in a few minutes.',
+  tooLarge: 'This message is too long for our server. Please shorten the brief and send it again.',
+  staleKey:
+    'This page encrypts to a key we no longer use. Copy your brief, reload the page and send it again.',
+  notAccepted:
+    'Our server did not accept this message. Please try again later, or reach us on Telegram or WhatsApp.',
+  unavailable: 'The contact service is not available right now. Please reach us on Telegram or WhatsApp.',
+  damaged: 'This saved message is damaged and cannot be sent. Please discard it and write it again.',
+  fallback: FALLBACK_ERROR_MESSAGE,
+} as const
+
+export type FailureReason = keyof typeof failureMessages
 
 export const submitToasts = {
   sent: {
@@ -32,23 +58,36 @@ export const submitToasts = {
   queued: {
     title: 'Saved on this device',
     description:
-      'No connection right now. Your message is stored on this device and will be sent automatically as soon as the connection returns.',
+      'Your message is encrypted and stored on this device. It will be sent automatically as soon as our server can be reached.',
   },
-  /** When neither the network nor this device's storage could take the message. */
-  notSaved: (reason: string) => `It could not be sent or saved on this device (${reason}). Your text is still in the form.`,
+  /** Sealing failed: nothing was sent or stored (fails closed). */
+  notSealed: (reason: string) => `Nothing was sent. ${reason} Your text is still in the form.`,
+  notSealedReason: 'This browser could not encrypt your message.',
+  /** Neither the network nor this device's storage could take the message. */
+  notSaved:
+    'It could not be sent or saved on this device. Your text is still in the form; please try again in a moment.',
+  /** A queued message refused later, perhaps while the visitor is on another page. */
+  queuedRefused: (queuedAt: string, reason: string) => `Your message queued at ${queuedAt} was not delivered. ${reason}`,
 } as const
 
 /** The offline indicator and the review of messages the backend refused. */
 export const outboxCopy = {
-  offline: 'Offline: pages you visited still open',
+  offline: 'Offline: messages you send wait on this device',
   waiting: (count: number) => `${count} ${count === 1 ? 'message' : 'messages'} waiting to send`,
-  needsAttention: (count: number) => `${count} ${count === 1 ? 'message needs' : 'messages need'} your attention`,
+  notDelivered: (count: number) => `${count} ${count === 1 ? 'message was' : 'messages were'} not delivered`,
   reviewTitle: 'Messages not sent',
   reviewIntro:
-    'Our server refused these messages, so they were not delivered. They are kept on this device until you edit, resend or discard them.',
-  edit: 'Edit in form',
+    'Our server refused these messages. They are kept on this device, encrypted, so they cannot be edited here: send them again as they are, or discard them and write a new one.',
+  queuedAt: (time: string) => `Queued at ${time}`,
   resend: 'Resend',
   discard: 'Discard',
   close: 'Close',
   empty: 'Nothing is waiting for you.',
 } as const
+
+/** "14:05" today, "3 Mar 2025, 14:05" on another day: enough to tell a visitor's messages apart. */
+export function formatQueuedAt(iso: string, now = new Date()): string {
+  const at = new Date(iso)
+  const sameDay = at.toDateString() === now.toDateString()
+  return at.toLocaleString(undefined, sameDay ? { timeStyle: 'short' } : { dateStyle: 'medium', timeStyle: 'short' })
+}

@@ -1,45 +1,53 @@
 /**
- * The contact submission's fields, option values and limits: one source for the form, the zod
- * schema and (by hand, proved by the pgTAP suite and a unit test that reads the migration) the
- * database's check constraints in `supabase/migrations`.
+ * The contact submission's option values, labels and limits: one source for the form, the zod
+ * schema, and the sealed document staff decrypt. Option values are `as const` tuples so that
+ * `project_type` and `budget` are unions, not strings.
  */
 
-export const PROJECT_TYPE_LABELS = [
-  'Crypto/Web3 Launch',
-  'Anonymous Marketing Campaign',
-  'Community Building',
-  'AI Automation Setup',
-  'Payment Solutions',
-  'Email/SMS Sequences',
-  'Other',
+/** Spec §3: the stored value is the lowercase label with spaces turned into hyphens (tested). */
+export const PROJECT_TYPE_VALUES = [
+  'crypto/web3-launch',
+  'anonymous-marketing-campaign',
+  'community-building',
+  'ai-automation-setup',
+  'payment-solutions',
+  'email/sms-sequences',
+  'other',
 ] as const
+export type ProjectType = (typeof PROJECT_TYPE_VALUES)[number]
 
-/** Spec §3: the stored value is the lowercase label with spaces turned into hyphens. */
-export function projectTypeValue(label: string): string {
-  return label.toLowerCase().replace(/ /g, '-')
-}
+const projectTypeLabels = {
+  'crypto/web3-launch': 'Crypto/Web3 Launch',
+  'anonymous-marketing-campaign': 'Anonymous Marketing Campaign',
+  'community-building': 'Community Building',
+  'ai-automation-setup': 'AI Automation Setup',
+  'payment-solutions': 'Payment Solutions',
+  'email/sms-sequences': 'Email/SMS Sequences',
+  other: 'Other',
+} as const satisfies Record<ProjectType, string>
 
-export const PROJECT_TYPE_OPTIONS = PROJECT_TYPE_LABELS.map((label) => ({
-  value: projectTypeValue(label),
-  label,
-}))
+export const BUDGET_VALUES = ['under-10k', '10k-25k', '25k-50k', '50k-100k', '100k-plus', 'discuss'] as const
+export type Budget = (typeof BUDGET_VALUES)[number]
 
-export const BUDGET_OPTIONS = [
-  { value: 'under-10k', label: 'Under $10K' },
-  { value: '10k-25k', label: '$10K - $25K' },
-  { value: '25k-50k', label: '$25K - $50K' },
-  { value: '50k-100k', label: '$50K - $100K' },
-  { value: '100k-plus', label: '$100K+' },
-  { value: 'discuss', label: 'Prefer to discuss' },
-] as const
+const budgetLabels = {
+  'under-10k': 'Under $10K',
+  '10k-25k': '$10K - $25K',
+  '25k-50k': '$25K - $50K',
+  '50k-100k': '$50K - $100K',
+  '100k-plus': '$100K+',
+  discuss: 'Prefer to discuss',
+} as const satisfies Record<Budget, string>
 
-export const PROJECT_TYPE_VALUES = PROJECT_TYPE_OPTIONS.map((option) => option.value)
-export const BUDGET_VALUES = BUDGET_OPTIONS.map((option) => option.value)
+/** The dropdowns' options, in the spec's order. */
+export const PROJECT_TYPE_OPTIONS = PROJECT_TYPE_VALUES.map((value) => ({ value, label: projectTypeLabels[value] }))
+export const BUDGET_OPTIONS = BUDGET_VALUES.map((value) => ({ value, label: budgetLabels[value] }))
+export const PROJECT_TYPE_LABELS = PROJECT_TYPE_OPTIONS.map((option) => option.label)
 
 /**
  * Length limits in characters. The spec leaves them open; these fit a name or alias, any email,
- * Telegram or WhatsApp handle, and a brief of a few pages. zod counts UTF-16 code units and
- * PostgreSQL counts code points, so the browser is never laxer than the database.
+ * Telegram or WhatsApp handle, and a brief of a few pages. The database cannot check them any more
+ * (it sees ciphertext only), so the sealed document's size bound in the migration follows from
+ * them: 5,000 characters of 4-byte UTF-8 plus the rest still fit its armor limit.
  */
 export const LIMITS = {
   name: 120,

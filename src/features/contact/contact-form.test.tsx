@@ -3,47 +3,60 @@ import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { getToasts, resetToasts } from '../../components/toast/toast-store'
+import type { SealedRow } from '../../lib/database-types'
 import { BUDGET_OPTIONS, PROJECT_TYPE_OPTIONS } from './contact-fields'
-import { formCopy, REQUIRED_FIELDS_MESSAGE, submitToasts } from './contact-copy'
-import { ContactForm } from './contact-form'
-import type { ContactSubmission } from './contact-schema'
-import { returnSubmission } from './returned-submissions'
-import type { SendOutcome } from './send-outcome'
+import { failureMessages, formCopy, REQUIRED_FIELDS_MESSAGE, submitToasts } from './contact-copy'
+import { ContactForm, STILL_SENDING_AFTER_MS } from './contact-form'
+import type { SubmissionDocument } from './sealing/seal-submission'
+import type { SendOutcome } from './send-to-supabase'
 import type { SubmitDependencies } from './submit-contact'
 
-type Deferred = { resolve: (outcome: SendOutcome) => void }
+const sealedFor = (document: SubmissionDocument): SealedRow => ({
+  id: document.id,
+  key_id: '0123456789abcdef',
+  sealed: '-----BEGIN AGE ENCRYPTED FILE-----\nYWdl\n-----END AGE ENCRYPTED FILE-----\n',
+})
 
 function setup(overrides: Partial<SubmitDependencies> = {}) {
-  const dependencies: SubmitDependencies = {
-    send: vi.fn(async () => ({ kind: 'delivered' }) as const),
-    enqueue: vi.fn(async () => {}),
-    isOnline: () => true,
-    ...overrides,
+  const dependencies = {
+    prepare: vi.fn(),
+    seal: vi.fn<SubmitDependencies['seal']>(overrides.seal ?? (async (document) => sealedFor(document))),
+    send: vi.fn<SubmitDependencies['send']>(overrides.send ?? (async () => ({ kind: 'delivered' }))),
+    enqueue: vi.fn<SubmitDependencies['enqueue']>(overrides.enqueue ?? (async () => {})),
+    isOnline: overrides.isOnline ?? (() => true),
   }
-  const user = userEvent.setup()
+  const user = userEvent.setup({ advanceTimers: (ms) => void (vi.isFakeTimers() && vi.advanceTimersByTime(ms)) })
   render(<ContactForm dependencies={dependencies} />)
   const fields = {
     name: screen.getByRole('textbox', { name: /Name \/ Alias/ }),
     contact: screen.getByRole('textbox', { name: /Primary Contact/ }),
-    projectType: screen.getByRole('combobox', { name: 'Project Type' }),
+    project_type: screen.getByRole('combobox', { name: 'Project Type' }),
     budget: screen.getByRole('combobox', { name: 'Budget Range (Optional)' }),
     message: screen.getByRole('textbox', { name: /Project Brief/ }),
   }
   const submit = () => user.click(screen.getByRole('button', { name: formCopy.submit }))
-  const fillValid = async () => {
+  const fillRequired = async () => {
     await user.type(fields.name, '  Ada  ')
     await user.type(fields.contact, '@ada_l')
-    await user.selectOptions(fields.projectType, 'community-building')
-    await user.selectOptions(fields.budget, '25k-50k')
     await user.type(fields.message, 'Grow our Telegram to 50k.')
   }
-  return { dependencies, user, fields, submit, fillValid }
+  const fillAll = async () => {
+    await fillRequired()
+    await user.selectOptions(fields.project_type, 'community-building')
+    await user.selectOptions(fields.budget, '25k-50k')
+  }
+  const sealed = () => dependencies.seal.mock.calls.map(([document]) => document)
+  return { dependencies, user, fields, submit, fillRequired, fillAll, sealed }
 }
 
 const toastTitles = () => getToasts().map((toast) => toast.title)
 
 beforeEach(() => resetToasts())
-afterEach(() => cleanup())
+afterEach(() => {
+  cleanup()
+  vi.useRealTimers()
+  vi.restoreAllMocks()
+})
 
 describe('ContactForm', () => {
   it('shows the spec fields with labels, placeholders, required markers and options', () => {
@@ -51,20 +64,29 @@ describe('ContactForm', () => {
     expect(fields.name).toHaveProperty('placeholder', 'Your name or preferred alias')
     expect(fields.contact).toHaveProperty('placeholder', 'Email / Telegram / WhatsApp')
     for (const field of [fields.name, fields.contact, fields.message]) expect(field).toHaveProperty('required', true)
-    for (const field of [fields.projectType, fields.budget]) expect(field).toHaveProperty('required', false)
+    for (const field of [fields.project_type, fields.budget]) expect(field).toHaveProperty('required', false)
     const values = (select: HTMLElement) => [...(select as HTMLSelectElement).options].map((option) => option.value)
-    expect(values(fields.projectType)).toEqual(['', ...PROJECT_TYPE_OPTIONS.map((option) => option.value)])
+    expect(values(fields.project_type)).toEqual(['', ...PROJECT_TYPE_OPTIONS.map((option) => option.value)])
     expect(values(fields.budget)).toEqual(['', ...BUDGET_OPTIONS.map((option) => option.value)])
     expect(fields.message.className).toContain('min-h-[150px]')
   })
 
-  it('refuses whitespace-only required fields with the spec toast, field messages, and no request', async () => {
+  it('loads the sealer once, when the visitor first focuses the form', async () => {
+    const { dependencies, user, fields } = setup()
+    expect(dependencies.prepare).not.toHaveBeenCalled()
+    await user.click(fields.name)
+    await user.type(fields.message, 'Hi')
+    expect(dependencies.prepare).toHaveBeenCalledTimes(1)
+  })
+
+  it('refuses whitespace-only required fields with the spec toast, field messages, and nothing sealed or sent', async () => {
     const { dependencies, user, fields, submit } = setup()
     await user.type(fields.name, '   ')
     await user.type(fields.contact, '  ')
     await user.type(fields.message, '  ')
     await submit()
     expect(toastTitles()).toEqual([REQUIRED_FIELDS_MESSAGE])
+    expect(dependencies.seal).not.toHaveBeenCalled()
     expect(dependencies.send).not.toHaveBeenCalled()
     expect(fields.name.getAttribute('aria-invalid')).toBe('true')
     const describedBy = fields.name.getAttribute('aria-describedby')
@@ -72,118 +94,115 @@ describe('ContactForm', () => {
     expect(fields.name).toHaveProperty('value', '   ')
   })
 
-  it('sends the trimmed row with a fresh uuid and the user agent, then clears the form and both dropdowns', async () => {
-    const { dependencies, fields, submit, fillValid } = setup()
-    await fillValid()
+  it('seals the trimmed document with a fresh uuid, sends only the sealed row, then clears the form', async () => {
+    const { dependencies, fields, submit, fillAll, sealed } = setup()
+    await fillAll()
     await submit()
     await waitFor(() => expect(toastTitles()).toEqual([submitToasts.sent.title]))
     expect(getToasts()[0]?.description).toBe(submitToasts.sent.description)
-    const row = vi.mocked(dependencies.send).mock.calls[0]?.[0] as ContactSubmission
-    expect(row).toMatchObject({
+    const [document] = sealed()
+    expect(document).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
       name: 'Ada',
       contact: '@ada_l',
       project_type: 'community-building',
       budget: '25k-50k',
       message: 'Grow our Telegram to 50k.',
       user_agent: navigator.userAgent,
+      submitted_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     })
-    expect(row.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    expect(dependencies.send).toHaveBeenCalledWith(sealedFor(document!))
     for (const field of Object.values(fields)) expect(field).toHaveProperty('value', '')
   })
 
-  it('disables the button and shows the sending label while the request is in flight', async () => {
-    let pending: Deferred | undefined
-    const send = vi.fn(() => new Promise<SendOutcome>((resolve) => (pending = { resolve })))
-    const { submit, fillValid } = setup({ send })
-    await fillValid()
+  it('sends null for both dropdowns when they were never touched', async () => {
+    const { submit, fillRequired, sealed } = setup()
+    await fillRequired()
+    await submit()
+    await waitFor(() => expect(sealed()).toHaveLength(1))
+    expect(sealed()[0]).toMatchObject({ project_type: null, budget: null })
+  })
+
+  it('keeps "Encrypting & Sending..." on the disabled button and adds a still-sending line after a few seconds', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    let answer: (outcome: SendOutcome) => void = () => {}
+    const send = vi.fn(() => new Promise<SendOutcome>((resolve) => (answer = resolve)))
+    const { submit, fillRequired } = setup({ send })
+    await fillRequired()
     await submit()
     const button = await screen.findByRole('button', { name: formCopy.sending })
     expect(button).toHaveProperty('disabled', true)
-    await act(async () => pending?.resolve({ kind: 'delivered' }))
+    expect(screen.queryByText(formCopy.stillSending)).toBeNull()
+    await act(async () => vi.advanceTimersByTime(STILL_SENDING_AFTER_MS))
+    expect(screen.getByText(formCopy.stillSending)).toBeTruthy()
+    expect(button.textContent).toBe(formCopy.sending)
+    await act(async () => answer({ kind: 'delivered' }))
     expect(await screen.findByRole('button', { name: formCopy.submit })).toHaveProperty('disabled', false)
+    expect(screen.queryByText(formCopy.stillSending)).toBeNull()
   })
 
-  it('keeps every value and shows the destructive toast with the error message when the insert fails', async () => {
+  it('keeps every value and shows a human message when the backend refuses; the detail goes to the console only', async () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {})
-    const send = vi.fn(async () => ({ kind: 'rejected', status: 400, message: 'violates check constraint' }) as const)
-    const { fields, submit, fillValid } = setup({ send })
-    await fillValid()
+    const detail = 'HTTP 400 23514: new row violates check constraint "contact_submissions_sealed_check"'
+    const send = vi.fn(async (): Promise<SendOutcome> => ({ kind: 'refused', reason: 'notAccepted', detail }))
+    const { fields, submit, fillAll } = setup({ send })
+    await fillAll()
     await submit()
     await waitFor(() => expect(toastTitles()).toEqual([submitToasts.failed.title]))
-    expect(getToasts()[0]).toMatchObject({ description: 'violates check constraint', variant: 'destructive' })
-    expect(consoleError).toHaveBeenCalled()
+    expect(getToasts()[0]).toMatchObject({ description: failureMessages.notAccepted, variant: 'destructive' })
+    expect(consoleError).toHaveBeenCalledWith('Contact submission failed:', detail)
     expect(fields.name).toHaveProperty('value', '  Ada  ')
-    expect(fields.projectType).toHaveProperty('value', 'community-building')
+    expect(fields.project_type).toHaveProperty('value', 'community-building')
     expect(fields.budget).toHaveProperty('value', '25k-50k')
     expect(fields.message).toHaveProperty('value', 'Grow our Telegram to 50k.')
-    consoleError.mockRestore()
   })
 
-  it('queues the row when offline, tells the visitor, and clears the form', async () => {
-    const { dependencies, fields, submit, fillValid } = setup({ isOnline: () => false })
-    await fillValid()
+  it('keeps every value and sends nothing when sealing fails', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const failure = Object.assign(new Error('This browser cannot encrypt here.'), { name: 'SealingError' })
+    const { dependencies, fields, submit, fillRequired } = setup({ seal: vi.fn(async () => Promise.reject(failure)) })
+    await fillRequired()
+    await submit()
+    await waitFor(() => expect(getToasts()[0]?.description).toBe(submitToasts.notSealed(failure.message)))
+    expect(dependencies.send).not.toHaveBeenCalled()
+    expect(dependencies.enqueue).not.toHaveBeenCalled()
+    expect(fields.message).toHaveProperty('value', 'Grow our Telegram to 50k.')
+  })
+
+  it('queues the sealed row when offline, tells the visitor, and clears the form', async () => {
+    const { dependencies, fields, submit, fillRequired } = setup({ isOnline: () => false })
+    await fillRequired()
     await submit()
     await waitFor(() => expect(toastTitles()).toEqual([submitToasts.queued.title]))
     expect(dependencies.send).not.toHaveBeenCalled()
-    expect(dependencies.enqueue).toHaveBeenCalledTimes(1)
+    expect(dependencies.enqueue).toHaveBeenCalledWith(expect.objectContaining({ key_id: '0123456789abcdef' }))
     expect(fields.message).toHaveProperty('value', '')
   })
 
-  it('restores a refused submission into the empty form and releases its outbox copy only once resent', async () => {
-    const { dependencies, submit } = setup()
-    const fields = {
-      name: screen.getByRole('textbox', { name: /Name \/ Alias/ }),
-      projectType: screen.getByRole('combobox', { name: 'Project Type' }),
-      budget: screen.getByRole('combobox', { name: 'Budget Range (Optional)' }),
-      message: screen.getByRole('textbox', { name: /Project Brief/ }),
-    }
-    const release = vi.fn(async () => {})
-    const id = '0b6f1f3c-8f4e-4a57-9a53-5f5f2a4a0c11'
-    act(() =>
-      returnSubmission({
-        submission: {
-          id,
-          name: 'Bo',
-          contact: 'bo@example.com',
-          project_type: 'other',
-          budget: null,
-          message: 'Please call back.',
-          user_agent: 'x',
-        },
-        release,
-      }),
-    )
-    await waitFor(() => expect(fields.name).toHaveProperty('value', 'Bo'))
-    expect(fields.projectType).toHaveProperty('value', 'other')
-    expect(fields.budget).toHaveProperty('value', '')
-    expect(fields.message).toHaveProperty('value', 'Please call back.')
-    expect(release).not.toHaveBeenCalled()
-
-    await submit()
-    await waitFor(() => expect(release).toHaveBeenCalledTimes(1))
-    expect(vi.mocked(dependencies.send).mock.calls[0]?.[0]).toMatchObject({ id, name: 'Bo' })
-  })
-
-  it('sends a retried draft under the same id, and a new draft under a new one', async () => {
-    const outcomes: SendOutcome[] = [
-      { kind: 'retryable', status: 502, message: 'Bad gateway' },
-      { kind: 'delivered' },
-      { kind: 'delivered' },
-    ]
-    const send = vi.fn(async () => outcomes.shift() ?? ({ kind: 'delivered' } as const))
-    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {})
-    const { submit, fillValid } = setup({ send })
-    await fillValid()
+  it('seals a retried draft under the same id, and a new draft under a new one', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const outcomes: SendOutcome[] = [{ kind: 'server-error', reason: 'serverError', detail: 'HTTP 500' }]
+    const send = vi.fn(async (): Promise<SendOutcome> => outcomes.shift() ?? { kind: 'delivered' })
+    const { submit, fillRequired, sealed } = setup({ send })
+    await fillRequired()
     await submit()
     await waitFor(() => expect(toastTitles()).toContain(submitToasts.failed.title))
     await submit()
     await waitFor(() => expect(toastTitles()).toContain(submitToasts.sent.title))
-    await fillValid()
+    await fillRequired()
     await submit()
     await waitFor(() => expect(send).toHaveBeenCalledTimes(3))
-    const ids = send.mock.calls.map((call) => (call as unknown as [ContactSubmission])[0].id)
+    const ids = sealed().map((document) => document.id)
     expect(ids[0]).toBe(ids[1])
     expect(ids[2]).not.toBe(ids[0])
-    consoleError.mockRestore()
+  })
+
+  it('leaves no validation toast behind once the message is sent', async () => {
+    const { submit, fillRequired } = setup()
+    await submit()
+    expect(toastTitles()).toEqual([REQUIRED_FIELDS_MESSAGE])
+    await fillRequired()
+    await submit()
+    await waitFor(() => expect(getToasts().filter((toast) => toast.open).map((toast) => toast.title)).toEqual([submitToasts.sent.title]))
   })
 })

@@ -1,26 +1,25 @@
-import { useCallback, useEffect, useId, useRef } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useForm, type FieldErrors } from 'react-hook-form'
 import { FormField, inputClasses } from '../../components/form-field'
 import { preloadToaster } from '../../components/toast/toast-host'
-import { showToast } from '../../components/toast/toast-store'
+import { dismissToast, showToast } from '../../components/toast/toast-store'
 import { useHydrated } from '../../lib/use-hydrated'
 import { BUDGET_OPTIONS, PROJECT_TYPE_OPTIONS } from './contact-fields'
 import { formCopy, submitToasts } from './contact-copy'
 import {
-  contactFormSchema,
+  buildDocument,
+  contactSubmissionSchema,
   EMPTY_CONTACT_FORM,
-  toSubmission,
-  type ContactFormData,
+  type ContactFields,
   type ContactFormValues,
 } from './contact-schema'
-import { newSubmissionId } from './submission-id'
 import { submitContact, type SubmitDependencies, type SubmitResult } from './submit-contact'
-import { showFailedToast, showQueuedToast, showSentToast } from './submit-toasts'
-import type { ReturnedSubmission } from './returned-submissions'
-import { useReturnedSubmission } from './use-returned-submission'
-import { zodResolver } from './zod-resolver'
 
-const resolver = zodResolver(contactFormSchema)
+const resolver = zodResolver(contactSubmissionSchema)
+
+/** After this long "Encrypting & Sending..." gets a line saying the connection is slow. */
+export const STILL_SENDING_AFTER_MS = 4_000
 
 const requiredFields: ReadonlySet<string> = new Set(['name', 'contact', 'message'])
 
@@ -36,53 +35,52 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
     register,
     handleSubmit,
     reset,
-    setValue,
-    formState: { errors, isSubmitting, isDirty },
-  } = useForm<ContactFormValues, unknown, ContactFormData>({
+    formState: { errors, isSubmitting },
+  } = useForm<ContactFormValues, unknown, ContactFields>({
     defaultValues: EMPTY_CONTACT_FORM,
     resolver,
     shouldFocusError: true,
   })
 
-  // A queued submission the backend later refused comes back here, so nothing typed is lost.
   // One id per draft: pressing Send again after a failure reuses it, so if the first attempt did
   // reach the database after all, the second answers 409 ("already received"), not a second row.
   const draftId = useRef<string | null>(null)
-  // A refused submission restored into the form: sent again under its own id, and its outbox copy
-  // released only once the database has it.
-  const restored = useRef<ReturnedSubmission | null>(null)
+  const prepared = useRef(false)
+  const validationToast = useRef<number | null>(null)
+  const [slow, setSlow] = useState(false)
 
-  const restore = useCallback(
-    (values: ContactFormValues, returned: ReturnedSubmission) => {
-      restored.current = returned
-      draftId.current = returned.submission.id
-      // Marked dirty: restored text is the visitor's own, and must not be overwritten by another.
-      for (const field of Object.keys(values) as (keyof ContactFormValues)[]) {
-        setValue(field, values[field], { shouldDirty: true })
-      }
-    },
-    [setValue],
-  )
-  useReturnedSubmission(restore, isDirty)
-
-  const onValid = async (data: ContactFormData) => {
-    draftId.current ??= newSubmissionId()
-    const submission = toSubmission(data, { id: draftId.current, userAgent: navigator.userAgent })
-    const result = await submitContact(submission, dependencies)
+  const onValid = async (fields: ContactFields) => {
+    if (validationToast.current !== null) dismissToast(validationToast.current)
+    draftId.current ??= crypto.randomUUID()
+    const submission = buildDocument(fields, { id: draftId.current, now: Date.now(), userAgent: navigator.userAgent })
+    const slowTimer = setTimeout(() => setSlow(true), STILL_SENDING_AFTER_MS)
+    let result: SubmitResult
+    try {
+      result = await submitContact(submission, dependencies)
+    } finally {
+      clearTimeout(slowTimer)
+      setSlow(false)
+    }
     announce(result)
     if (result.kind === 'failed') return
-    // Queued under the same id, the outbox copy was replaced; delivered, it is no longer needed.
-    if (result.kind === 'sent') await restored.current?.release()
-    restored.current = null
     draftId.current = null
     reset(EMPTY_CONTACT_FORM)
+  }
+
+  // The crypto chunk loads when the visitor starts on the form, never on content pages.
+  const prepare = () => {
+    if (prepared.current) return
+    prepared.current = true
+    dependencies.prepare()
   }
 
   const onInvalid = (fieldErrors: FieldErrors<ContactFormValues>) => {
     const requiredMissing = Object.entries(fieldErrors).some(
       ([field, error]) => requiredFields.has(field) && error?.type === 'too_small',
     )
-    showToast({
+    // One validation toast at a time, and none left behind once the message is sent.
+    if (validationToast.current !== null) dismissToast(validationToast.current)
+    validationToast.current = showToast({
       title: requiredMissing ? submitToasts.requiredMissing.title : submitToasts.invalid.title,
       variant: 'destructive',
     })
@@ -94,7 +92,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   const fieldId = (name: string) => `${idPrefix}-${name}`
 
   return (
-    <form noValidate onSubmit={(event) => handleSubmit(onValid, onInvalid)(event)}>
+    <form noValidate onFocus={prepare} onInput={prepare} onSubmit={(event) => handleSubmit(onValid, onInvalid)(event)}>
       <noscript>
         <p className="mb-5 rounded-xl border border-amber/50 bg-ink p-4 text-sm text-amber">{formCopy.noScript}</p>
       </noscript>
@@ -133,9 +131,9 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
           </FormField>
         </div>
         <div className="grid gap-5 sm:grid-cols-2">
-          <FormField id={fieldId('projectType')} label={formCopy.projectType.label} error={errors.projectType?.message}>
+          <FormField id={fieldId('project_type')} label={formCopy.projectType.label} error={errors.project_type?.message}>
             {(a11y) => (
-              <select {...a11y} {...register('projectType')} className={inputClasses}>
+              <select {...a11y} {...register('project_type')} className={inputClasses}>
                 <option value="">{formCopy.projectType.emptyOption}</option>
                 {PROJECT_TYPE_OPTIONS.map((option) => (
                   <option key={option.value} value={option.value}>
@@ -178,6 +176,9 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
         >
           {isSubmitting ? formCopy.sending : formCopy.submit}
         </button>
+        <p role="status" className="min-h-5 text-sm text-muted">
+          {isSubmitting && slow ? formCopy.stillSending : ''}
+        </p>
       </fieldset>
     </form>
   )
@@ -186,10 +187,13 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
 function announce(result: SubmitResult): void {
   switch (result.kind) {
     case 'sent':
-      return showSentToast()
+      return void showToast({ ...submitToasts.sent, variant: 'success' })
     case 'queued':
-      return showQueuedToast()
+      return void showToast({ ...submitToasts.queued, variant: 'default' })
     case 'failed':
-      return showFailedToast(result.message, 'Contact submission failed:', result.cause)
+      // The detail (status, code, the server's words) is for whoever reads the console; it never
+      // holds what the visitor typed.
+      console.error('Contact submission failed:', result.detail)
+      return void showToast({ title: submitToasts.failed.title, description: result.message, variant: 'destructive' })
   }
 }

@@ -1,19 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { REQUIRED_FIELDS_MESSAGE } from './contact-copy'
-import { BUDGET_OPTIONS, LIMITS, PROJECT_TYPE_OPTIONS, projectTypeValue } from './contact-fields'
-import {
-  contactFormSchema,
-  contactSubmissionSchema,
-  EMPTY_CONTACT_FORM,
-  FIELD_MESSAGES,
-  toFormValues,
-  toSubmission,
-} from './contact-schema'
+import { BUDGET_OPTIONS, LIMITS, PROJECT_TYPE_LABELS, PROJECT_TYPE_OPTIONS } from './contact-fields'
+import { buildDocument, contactSubmissionSchema, EMPTY_CONTACT_FORM, FIELD_MESSAGES } from './contact-schema'
+
+const contactFormSchema = contactSubmissionSchema
 
 const filled = {
   name: 'Ada',
   contact: '@ada_l',
-  projectType: 'crypto/web3-launch',
+  project_type: 'crypto/web3-launch',
   budget: '10k-25k',
   message: 'Token launch in Q3.',
 }
@@ -37,19 +32,19 @@ describe('contact form schema', () => {
   })
 
   it('stores unchosen dropdowns as null', () => {
-    const data = contactFormSchema.parse({ ...filled, projectType: '', budget: '' })
-    expect(data.projectType).toBeNull()
+    const data = contactFormSchema.parse({ ...filled, project_type: '', budget: '' })
+    expect(data.project_type).toBeNull()
     expect(data.budget).toBeNull()
   })
 
   it('accepts every listed option and refuses anything else', () => {
     for (const option of PROJECT_TYPE_OPTIONS) {
-      expect(contactFormSchema.safeParse({ ...filled, projectType: option.value }).success).toBe(true)
+      expect(contactFormSchema.safeParse({ ...filled, project_type: option.value }).success).toBe(true)
     }
     for (const option of BUDGET_OPTIONS) {
       expect(contactFormSchema.safeParse({ ...filled, budget: option.value }).success).toBe(true)
     }
-    expect(contactFormSchema.safeParse({ ...filled, projectType: 'Crypto/Web3 Launch' }).success).toBe(false)
+    expect(contactFormSchema.safeParse({ ...filled, project_type: 'Crypto/Web3 Launch' }).success).toBe(false)
     expect(contactFormSchema.safeParse({ ...filled, budget: '1m-plus' }).success).toBe(false)
   })
 
@@ -82,7 +77,9 @@ describe('option values', () => {
       'email/sms-sequences',
       'other',
     ])
-    expect(projectTypeValue('AI Automation Setup')).toBe('ai-automation-setup')
+    for (const [index, label] of PROJECT_TYPE_LABELS.entries()) {
+      expect(PROJECT_TYPE_OPTIONS[index]?.value).toBe(label.toLowerCase().replaceAll(' ', '-'))
+    }
   })
 
   it('keeps the spec budget values and labels', () => {
@@ -101,12 +98,13 @@ describe('option values', () => {
   })
 })
 
-describe('the submission row', () => {
+describe('the document to seal', () => {
   const id = '8f14e45f-ceea-467f-a0e6-2c1b6c5a9d10'
+  const now = Date.parse('2025-03-01T09:00:00.000Z')
 
-  it('is built from the parsed form with the browser id and user agent', () => {
-    const submission = toSubmission(contactFormSchema.parse(filled), { id, userAgent: 'TestAgent/1.0' })
-    expect(submission).toEqual({
+  it('holds the parsed fields under the same names, the browser id, time and user agent', () => {
+    const document = buildDocument(contactFormSchema.parse(filled), { id, now, userAgent: 'TestAgent/1.0' })
+    expect(document).toEqual({
       id,
       name: 'Ada',
       contact: '@ada_l',
@@ -114,24 +112,13 @@ describe('the submission row', () => {
       budget: '10k-25k',
       message: 'Token launch in Q3.',
       user_agent: 'TestAgent/1.0',
+      submitted_at: '2025-03-01T09:00:00.000Z',
     })
-    expect(contactSubmissionSchema.parse(submission)).toEqual(submission)
+    expect(Object.keys(EMPTY_CONTACT_FORM)).toEqual(Object.keys(contactSubmissionSchema.shape))
   })
 
-  it('cuts an over-long user agent to the column limit', () => {
-    const submission = toSubmission(contactFormSchema.parse(filled), { id, userAgent: 'U'.repeat(900) })
-    expect(submission.user_agent).toHaveLength(LIMITS.userAgent)
-  })
-
-  it('refuses a row whose id is not a uuid', () => {
-    const submission = toSubmission(contactFormSchema.parse(filled), { id: 'not-a-uuid', userAgent: 'x' })
-    expect(contactSubmissionSchema.safeParse(submission).success).toBe(false)
-  })
-
-  it('turns back into the form values it came from', () => {
-    const submission = toSubmission(contactFormSchema.parse({ ...filled, budget: '' }), { id, userAgent: 'x' })
-    expect(toFormValues(submission)).toEqual({ ...filled, budget: '' })
-    expect(toFormValues({ ...submission, project_type: null })).toMatchObject({ projectType: '' })
-    expect(Object.keys(EMPTY_CONTACT_FORM)).toEqual(Object.keys(filled))
+  it('cuts an over-long user agent to the limit', () => {
+    const document = buildDocument(contactFormSchema.parse(filled), { id, now, userAgent: 'U'.repeat(900) })
+    expect(document.user_agent).toHaveLength(LIMITS.userAgent)
   })
 })

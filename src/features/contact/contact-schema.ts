@@ -1,5 +1,6 @@
-import { z } from 'zod'
+import { z } from '../../lib/zod'
 import { BUDGET_VALUES, LIMITS, PROJECT_TYPE_VALUES } from './contact-fields'
+import type { SubmissionDocument } from './sealing/seal-submission'
 
 export const FIELD_MESSAGES = {
   nameRequired: 'Enter your name or an alias.',
@@ -10,82 +11,55 @@ export const FIELD_MESSAGES = {
 } as const
 
 const requiredText = (limit: number, requiredMessage: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, requiredMessage)
-    .max(limit, FIELD_MESSAGES.tooLong(limit))
+  z.string().trim().min(1, requiredMessage).max(limit, FIELD_MESSAGES.tooLong(limit))
 
-/** An optional dropdown: the empty choice is stored as null (spec §5). */
+/** An optional dropdown: the empty choice becomes null (spec §5). */
 const optionalChoice = <T extends string>(values: readonly [T, ...T[]]) =>
   z
     .union([z.enum(values, FIELD_MESSAGES.unknownOption), z.literal('')])
     .nullable()
-    .transform((value) => (value === '' || value === null ? null : value))
+    .transform((value) => value || null)
 
-const projectTypes = PROJECT_TYPE_VALUES as [string, ...string[]]
-const budgets = BUDGET_VALUES as unknown as [string, ...string[]]
-
-/** What the visitor types. Parsing trims, and turns empty dropdowns into null. */
-export const contactFormSchema = z.object({
+/**
+ * The one shape of a contact submission. Its keys are the sealed document's (and the old table's
+ * columns), and the form's field names, so nothing maps between them. Parsing trims the text and
+ * turns unchosen dropdowns into null.
+ */
+export const contactSubmissionSchema = z.object({
   name: requiredText(LIMITS.name, FIELD_MESSAGES.nameRequired),
   contact: requiredText(LIMITS.contact, FIELD_MESSAGES.contactRequired),
-  projectType: optionalChoice(projectTypes),
-  budget: optionalChoice(budgets),
+  project_type: optionalChoice(PROJECT_TYPE_VALUES),
+  budget: optionalChoice(BUDGET_VALUES),
   message: requiredText(LIMITS.message, FIELD_MESSAGES.messageRequired),
 })
 
-/** The form's raw values, as the inputs hold them. */
-export type ContactFormValues = z.input<typeof contactFormSchema>
-export type ContactFormData = z.output<typeof contactFormSchema>
+/** What the inputs hold. */
+export type ContactFormValues = z.input<typeof contactSubmissionSchema>
+/** What validation gives: trimmed, dropdowns as unions or null. */
+export type ContactFields = z.output<typeof contactSubmissionSchema>
 
 export const EMPTY_CONTACT_FORM: ContactFormValues = {
   name: '',
   contact: '',
-  projectType: '',
+  project_type: '',
   budget: '',
   message: '',
 }
 
 /**
- * The row sent to `contact_submissions`, exactly as it is queued and inserted. The id is made in the
- * browser so that a retried insert can never create a second row (a duplicate answers 409).
+ * Builds the plaintext document the sealer encrypts (team contract "Sealed submission"; the sealer
+ * adds `v` and the padding) from validated fields. `id` is made once per draft (crypto.randomUUID) and
+ * kept across retries: the database refuses a second row with the same id (409), which the client
+ * reads as "already received".
  */
-export const contactSubmissionSchema = z.object({
-  id: z.uuid(),
-  name: requiredText(LIMITS.name, FIELD_MESSAGES.nameRequired),
-  contact: requiredText(LIMITS.contact, FIELD_MESSAGES.contactRequired),
-  project_type: z.enum(projectTypes, FIELD_MESSAGES.unknownOption).nullable(),
-  budget: z.enum(budgets, FIELD_MESSAGES.unknownOption).nullable(),
-  message: requiredText(LIMITS.message, FIELD_MESSAGES.messageRequired),
-  user_agent: z.string().max(LIMITS.userAgent),
-})
-
-export type ContactSubmission = z.output<typeof contactSubmissionSchema>
-
-/** Builds the row from validated form data; the user agent is cut to the column's limit. */
-export function toSubmission(
-  data: ContactFormData,
-  context: { id: string; userAgent: string },
-): ContactSubmission {
+export function buildDocument(
+  fields: ContactFields,
+  context: { id: string; now: number; userAgent: string },
+): SubmissionDocument {
   return {
     id: context.id,
-    name: data.name,
-    contact: data.contact,
-    project_type: data.projectType,
-    budget: data.budget,
-    message: data.message,
+    ...fields,
     user_agent: context.userAgent.slice(0, LIMITS.userAgent),
-  }
-}
-
-/** Back from a row to what the form shows, for restoring a submission the backend refused. */
-export function toFormValues(submission: ContactSubmission): ContactFormValues {
-  return {
-    name: submission.name,
-    contact: submission.contact,
-    projectType: submission.project_type ?? '',
-    budget: submission.budget ?? '',
-    message: submission.message,
+    submitted_at: new Date(context.now).toISOString(),
   }
 }

@@ -1,5 +1,23 @@
-import type { ContactSubmission } from './contact-schema'
-import type { SendOutcome } from './send-outcome'
+import type { SealedRow } from '../../lib/database-types'
+import type { FailureReason } from './contact-copy'
+
+/**
+ * What one attempt to insert a sealed row came to. The form and the outbox act on this, never on
+ * HTTP details:
+ * - delivered: 2xx, or 409 on the primary key (this very row was already received);
+ * - no-answer: nothing usable came back: offline, timeout, connection reset, a gateway (502, 503,
+ *   504), 408, 429, or a 2xx that is not our backend's (a captive portal). Queued and retried;
+ * - server-error: the backend answered with another 5xx. Retried by the outbox; the form keeps
+ *   the values and says so;
+ * - refused: any other answer. Resending the same row will not help.
+ * `reason` picks the visitor's sentence in contact-copy.ts; `detail` (status, code, the server's
+ * own words) is for the console only, and never holds the row.
+ */
+export type SendOutcome =
+  | { kind: 'delivered' }
+  | { kind: 'no-answer' | 'server-error' | 'refused'; reason: FailureReason; detail: string }
+
+export type SendSealed = (row: SealedRow) => Promise<SendOutcome>
 
 /** The part of supabase-js's answer this code reads (spec §7: only the error is inspected). */
 export type InsertAnswer = {
@@ -7,53 +25,53 @@ export type InsertAnswer = {
   status: number
 }
 
-export const FALLBACK_ERROR_MESSAGE = 'Please try again later.'
-
 /**
- * How long one insert may take before it counts as "no answer". Without a limit a stalled mobile
- * connection would leave the button on "Encrypting & Sending..." (and the outbox's lock held) for
- * minutes; aborted, the submission is queued and retried instead.
+ * How long one insert may take before it counts as "no answer". A sealed brief is 1 to 24 KB;
+ * on a poor mobile link (2G/EDGE, 1 s round trips, loss) the TLS handshake, the CORS preflight and
+ * the upload take 5 to 10 s, so 20 s leaves room for the slow-but-working case. Waiting longer
+ * helps nobody: after 20 s the row is queued (its id makes a late duplicate harmless) and the
+ * outbox keeps trying while the visitor moves on. "Still sending" shows from 4 s.
  */
-export const SEND_TIMEOUT_MS = 15_000
+export const SEND_TIMEOUT_MS = 20_000
 
-/** The primary key: a duplicate of it, and only of it, means "this very submission is stored". */
 const PRIMARY_KEY_CONSTRAINT = '"contact_submissions_pkey"'
 
-/**
- * Turns supabase-js's answer into a `SendOutcome`. supabase-js resolves (never throws) with
- * status 0 when fetch itself failed: offline, connection refused, CORS, an answer lost on the way.
- */
 export function classifyInsertAnswer({ error, status }: InsertAnswer): SendOutcome {
   if (!error) return { kind: 'delivered' }
-  const message = error.message?.trim() || FALLBACK_ERROR_MESSAGE
-  // The id is made in the browser: a duplicate id means this very submission was already stored.
-  // A duplicate on any other unique constraint would be a real refusal.
-  if (status === 409 && error.code === '23505' && message.includes(PRIMARY_KEY_CONSTRAINT)) {
-    return { kind: 'delivered' }
-  }
-  if (status === 0) return { kind: 'unreachable', message }
-  if (status === 408 || status === 429 || status >= 500) return { kind: 'retryable', status, message }
-  return { kind: 'rejected', status, message }
+  const code = error.code ?? ''
+  const serverText = error.message?.trim() ?? ''
+  // The id is made in the browser: a duplicate id means this very row was already stored.
+  if (status === 409 && code === '23505' && serverText.includes(PRIMARY_KEY_CONSTRAINT)) return { kind: 'delivered' }
+
+  const detail = `HTTP ${status}${code ? ` ${code}` : ''}: ${serverText.slice(0, 300)}`
+  const outcome = (kind: 'no-answer' | 'server-error' | 'refused', reason: FailureReason): SendOutcome => ({
+    kind,
+    reason,
+    detail,
+  })
+  // supabase-js resolves with status 0 when fetch failed (offline, reset, CORS, our timeout).
+  if (status === 0 || status < 300) return outcome('no-answer', 'noAnswer')
+  if (status === 429) return outcome('no-answer', 'busy')
+  if ([408, 502, 503, 504].includes(status)) return outcome('no-answer', 'noAnswer')
+  if (status >= 500) return outcome('server-error', 'serverError')
+  if (status === 413 || code === '54000') return outcome('refused', 'tooLarge')
+  // A key_id the database does not know or has retired: the page was built with an old key.
+  if (code === '23503' || /key_id|submission_keys/.test(serverText)) return outcome('refused', 'staleKey')
+  if (status === 404 || status === 405 || code === 'PGRST205') return outcome('refused', 'unavailable')
+  return outcome('refused', 'notAccepted')
 }
 
-/** The real sender: a plain insert with no `.select()`, so anon needs no SELECT right (RLS). */
-export async function sendToSupabase(submission: ContactSubmission): Promise<SendOutcome> {
+/** The real sender: a plain insert (return=minimal), so anon needs no SELECT right. */
+export const sendSealed: SendSealed = async (row) => {
   try {
     // Loading the client can fail too (offline before the service worker has cached it).
     const { supabase } = await import('../../lib/supabase')
     const answer = await supabase
       .from('contact_submissions')
-      .insert(submission)
-      .abortSignal(timeoutSignal(SEND_TIMEOUT_MS))
+      .insert(row)
+      .abortSignal(AbortSignal.timeout(SEND_TIMEOUT_MS))
     return classifyInsertAnswer(answer)
   } catch (error) {
-    return { kind: 'unreachable', message: error instanceof Error ? error.message : String(error) }
+    return { kind: 'no-answer', reason: 'noAnswer', detail: String(error) }
   }
-}
-
-function timeoutSignal(milliseconds: number): AbortSignal {
-  if (typeof AbortSignal.timeout === 'function') return AbortSignal.timeout(milliseconds)
-  const controller = new AbortController()
-  setTimeout(() => controller.abort(), milliseconds)
-  return controller.signal
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { ContactSubmission } from './contact-schema'
-import type { SendOutcome } from './send-outcome'
-import { classifyInsertAnswer, FALLBACK_ERROR_MESSAGE } from './send-to-supabase'
+import type { SealedRow } from '../../lib/database-types'
+import { failureMessages, FALLBACK_ERROR_MESSAGE, submitToasts } from './contact-copy'
+import type { SubmissionDocument } from './sealing/seal-submission'
+import { classifyInsertAnswer, type SendOutcome } from './send-to-supabase'
 import { submitContact, type SubmitDependencies } from './submit-contact'
 
-const submission: ContactSubmission = {
+const document: SubmissionDocument = {
   id: '3b241101-e2bb-4255-8caf-4136c566a962',
   name: 'Ada',
   contact: 'ada@example.com',
@@ -12,10 +13,18 @@ const submission: ContactSubmission = {
   budget: 'discuss',
   message: 'Launch in Q3.',
   user_agent: 'TestAgent/1.0',
+  submitted_at: '2025-03-01T09:00:00.000Z',
+}
+const row: SealedRow = {
+  id: document.id,
+  key_id: '0123456789abcdef',
+  sealed: '-----BEGIN AGE ENCRYPTED FILE-----\nYWdl\n-----END AGE ENCRYPTED FILE-----\n',
 }
 
 function dependencies(outcome: SendOutcome, overrides: Partial<SubmitDependencies> = {}) {
   return {
+    prepare: vi.fn(),
+    seal: vi.fn(async () => row),
     send: vi.fn(async () => outcome),
     enqueue: vi.fn(async () => {}),
     isOnline: () => true,
@@ -24,87 +33,96 @@ function dependencies(outcome: SendOutcome, overrides: Partial<SubmitDependencie
 }
 
 describe('classifyInsertAnswer (what supabase-js resolves with)', () => {
-  it('reads no error as delivered', () => {
-    expect(classifyInsertAnswer({ error: null, status: 201 })).toEqual({ kind: 'delivered' })
+  const pkey = 'duplicate key value violates unique constraint "contact_submissions_pkey"'
+  it.each([
+    ['no error', { error: null, status: 201 }, 'delivered', undefined],
+    ['a replayed id (409, 23505 on the primary key)', { error: { code: '23505', message: pkey }, status: 409 }, 'delivered', undefined],
+    ['fetch failed, reset or timed out (status 0)', { error: { message: 'AbortError: signal timed out' }, status: 0 }, 'no-answer', 'noAnswer'],
+    ['a 200 that is not ours (captive portal HTML)', { error: { message: '<html>Login</html>' }, status: 200 }, 'no-answer', 'noAnswer'],
+    ['408', { error: { message: 'Request Timeout' }, status: 408 }, 'no-answer', 'noAnswer'],
+    ['429', { error: { code: 'rate_limited', message: '{"code":"…"}' }, status: 429 }, 'no-answer', 'busy'],
+    ['502 gateway', { error: { message: '<html>Bad Gateway</html>' }, status: 502 }, 'no-answer', 'noAnswer'],
+    ['503 gateway', { error: { message: '<html>Service Unavailable</html>' }, status: 503 }, 'no-answer', 'noAnswer'],
+    ['504 gateway', { error: { message: '' }, status: 504 }, 'no-answer', 'noAnswer'],
+    ['500 from PostgREST', { error: { code: 'XX000', message: 'internal' }, status: 500 }, 'server-error', 'serverError'],
+    ['413', { error: { message: 'Payload Too Large' }, status: 413 }, 'refused', 'tooLarge'],
+    ['an unknown key_id (23503)', { error: { code: '23503', message: 'violates foreign key constraint' }, status: 409 }, 'refused', 'staleKey'],
+    ['another unique constraint', { error: { code: '23505', message: 'violates unique constraint "x_key"' }, status: 409 }, 'refused', 'notAccepted'],
+    ['a check violation', { error: { code: '23514', message: 'violates check constraint "contact_submissions_sealed_check"' }, status: 400 }, 'refused', 'notAccepted'],
+    ['no permission (42501)', { error: { code: '42501', message: 'permission denied for table' }, status: 401 }, 'refused', 'notAccepted'],
+    ['a missing table (PGRST205)', { error: { code: 'PGRST205', message: 'Could not find the table' }, status: 404 }, 'refused', 'unavailable'],
+    ['a 4xx without a body', { error: { message: '' }, status: 400 }, 'refused', 'notAccepted'],
+  ] as const)('%s', (_name, answer, kind, reason) => {
+    const outcome = classifyInsertAnswer(answer)
+    expect(outcome.kind).toBe(kind)
+    if (outcome.kind !== 'delivered') {
+      expect(outcome.reason).toBe(reason)
+      expect(outcome.detail).toContain(`HTTP ${answer.status}`)
+    }
   })
 
-  it('reads a duplicate id (409, 23505 on the primary key) as already delivered', () => {
-    const message = 'duplicate key value violates unique constraint "contact_submissions_pkey"'
-    expect(classifyInsertAnswer({ error: { code: '23505', message }, status: 409 })).toEqual({ kind: 'delivered' })
-  })
-
-  it('reads a duplicate on any other unique constraint as a refusal', () => {
-    const message = 'duplicate key value violates unique constraint "contact_submissions_contact_key"'
-    expect(classifyInsertAnswer({ error: { code: '23505', message }, status: 409 }).kind).toBe('rejected')
-  })
-
-  it('reads status 0 (fetch failed) as unreachable', () => {
-    const answer = { error: { code: '', message: 'TypeError: Failed to fetch' }, status: 0 }
-    expect(classifyInsertAnswer(answer)).toEqual({ kind: 'unreachable', message: 'TypeError: Failed to fetch' })
-  })
-
-  it('reads 5xx and 429 as retryable, keeping the message', () => {
-    expect(classifyInsertAnswer({ error: { message: 'upstream down' }, status: 503 })).toEqual({
-      kind: 'retryable',
-      status: 503,
-      message: 'upstream down',
-    })
-    expect(classifyInsertAnswer({ error: { message: 'slow down' }, status: 429 }).kind).toBe('retryable')
-    expect(classifyInsertAnswer({ error: { message: 'timeout' }, status: 408 }).kind).toBe('retryable')
-  })
-
-  it('reads other answers as rejected with the error message, or the fallback when it has none', () => {
-    const check = { error: { code: '23514', message: 'violates check constraint' }, status: 400 }
-    expect(classifyInsertAnswer(check)).toEqual({ kind: 'rejected', status: 400, message: 'violates check constraint' })
-    expect(classifyInsertAnswer({ error: { message: '' }, status: 401 })).toEqual({
-      kind: 'rejected',
-      status: 401,
-      message: FALLBACK_ERROR_MESSAGE,
-    })
-    // A 409 that is not about our id (another unique constraint) is a refusal, not a delivery.
-    expect(classifyInsertAnswer({ error: { code: '23503', message: 'fk' }, status: 409 }).kind).toBe('rejected')
+  it('puts no markup, SQL or constraint name in any sentence a visitor can see', () => {
+    for (const sentence of Object.values(failureMessages)) {
+      expect(sentence).not.toMatch(/<|>|constraint|violates|contact_submissions|23\d{3}|PGRST/)
+    }
+    expect(failureMessages.fallback).toBe(FALLBACK_ERROR_MESSAGE)
+    expect(FALLBACK_ERROR_MESSAGE).toBe('Please try again later.')
   })
 })
 
 describe('submitContact', () => {
-  it('reports sent when the insert is delivered, without queuing', async () => {
+  it('seals, then sends the sealed row only, and reports sent', async () => {
     const deps = dependencies({ kind: 'delivered' })
-    expect(await submitContact(submission, deps)).toEqual({ kind: 'sent' })
-    expect(deps.send).toHaveBeenCalledWith(submission)
+    expect(await submitContact(document, deps)).toEqual({ kind: 'sent' })
+    expect(deps.seal).toHaveBeenCalledWith(document)
+    expect(deps.send).toHaveBeenCalledWith(row)
     expect(deps.enqueue).not.toHaveBeenCalled()
   })
 
-  it('queues exactly the row, without trying the network, when the browser is offline', async () => {
+  it('fails closed when sealing fails: nothing sent or queued, the sealer’s own sentence shown', async () => {
+    const sealingError = Object.assign(new Error('This site has no encryption key configured.'), { name: 'SealingError' })
+    for (const [error, reason] of [
+      [sealingError, sealingError.message],
+      [new TypeError('crypto.subtle is undefined'), submitToasts.notSealedReason],
+    ] as const) {
+      const deps = dependencies({ kind: 'delivered' }, { seal: vi.fn(async () => Promise.reject(error)) })
+      expect(await submitContact(document, deps)).toEqual({ kind: 'failed', message: submitToasts.notSealed(reason), detail: error })
+      expect(deps.send).not.toHaveBeenCalled()
+      expect(deps.enqueue).not.toHaveBeenCalled()
+    }
+  })
+
+  it('queues the sealed row without any request when the browser is offline', async () => {
     const deps = dependencies({ kind: 'delivered' }, { isOnline: () => false })
-    expect(await submitContact(submission, deps)).toEqual({ kind: 'queued' })
+    expect(await submitContact(document, deps)).toEqual({ kind: 'queued' })
     expect(deps.send).not.toHaveBeenCalled()
-    expect(deps.enqueue).toHaveBeenCalledWith(submission)
+    expect(deps.enqueue).toHaveBeenCalledWith(row)
   })
 
-  it('queues the row when the request gets no answer', async () => {
-    const deps = dependencies({ kind: 'unreachable', message: 'TypeError: Failed to fetch' })
-    expect(await submitContact(submission, deps)).toEqual({ kind: 'queued' })
-    expect(deps.enqueue).toHaveBeenCalledWith(submission)
+  it('queues the sealed row when there is no answer (timeout, gateway, 429)', async () => {
+    const deps = dependencies({ kind: 'no-answer', reason: 'busy', detail: 'HTTP 429' })
+    expect(await submitContact(document, deps)).toEqual({ kind: 'queued' })
+    expect(deps.enqueue).toHaveBeenCalledWith(row)
   })
 
-  it('fails with the backend message on a refusal or a server error, queuing nothing', async () => {
+  it('fails with a human sentence on a refusal or a server error, queuing nothing', async () => {
     for (const outcome of [
-      { kind: 'rejected', status: 400, message: 'violates check constraint' },
-      { kind: 'retryable', status: 500, message: 'internal error' },
+      { kind: 'refused', reason: 'notAccepted', detail: 'HTTP 400 23514: violates check constraint' },
+      { kind: 'server-error', reason: 'serverError', detail: 'HTTP 500: internal' },
     ] as const) {
       const deps = dependencies(outcome)
-      expect(await submitContact(submission, deps)).toMatchObject({ kind: 'failed', message: outcome.message })
+      expect(await submitContact(document, deps)).toEqual({
+        kind: 'failed',
+        message: failureMessages[outcome.reason],
+        detail: outcome.detail,
+      })
       expect(deps.enqueue).not.toHaveBeenCalled()
     }
   })
 
   it('fails, so the form keeps the values, when the outbox cannot store the row', async () => {
-    const deps = dependencies(
-      { kind: 'unreachable', message: 'offline' },
-      { enqueue: vi.fn(async () => Promise.reject(new Error('QuotaExceededError'))) },
-    )
-    const result = await submitContact(submission, deps)
-    expect(result).toMatchObject({ kind: 'failed' })
-    expect(result.kind === 'failed' && result.message).toContain('QuotaExceededError')
+    const quota = new DOMException('full', 'QuotaExceededError')
+    const deps = dependencies({ kind: 'no-answer', reason: 'noAnswer', detail: 'HTTP 0' }, { enqueue: vi.fn(async () => Promise.reject(quota)) })
+    expect(await submitContact(document, deps)).toEqual({ kind: 'failed', message: submitToasts.notSaved, detail: quota })
   })
 })

@@ -1,54 +1,64 @@
-import { submitToasts } from './contact-copy'
-import type { ContactSubmission } from './contact-schema'
-import type { SendSubmission } from './send-outcome'
+import type { SealedRow } from '../../lib/database-types'
+import { failureMessages, submitToasts } from './contact-copy'
+import type { SubmissionDocument } from './sealing/seal-submission'
+import type { SendSealed } from './send-to-supabase'
 
 /**
  * What the visitor is told after pressing "Send Securely":
- * - sent: the row is stored (or was already: a duplicate id);
- * - queued: no answer from the network, so the submission waits in the outbox on this device;
- * - failed: the backend answered and refused (or the outbox could not store it): values stay.
+ * - sent: the row is stored (or already was: a duplicate id);
+ * - queued: no answer, so the sealed row waits in the outbox on this device;
+ * - failed: not sealed, refused, a server error, or nowhere to store it. Values stay in the form.
  */
 export type SubmitResult =
   | { kind: 'sent' }
   | { kind: 'queued' }
-  | { kind: 'failed'; message: string; cause: unknown }
+  | { kind: 'failed'; message: string; detail: unknown }
 
 export type SubmitDependencies = {
-  send: SendSubmission
-  /** Stores the submission, exactly as it would be sent, for a later flush. */
-  enqueue: (submission: ContactSubmission) => Promise<void>
+  /** Loads the sealer ahead of need; called when the visitor first focuses or types in the form. */
+  prepare: () => void
+  /** Encrypts the document to the agency's recipients; throws (a SealingError) when it cannot. */
+  seal: (document: SubmissionDocument) => Promise<SealedRow>
+  send: SendSealed
+  /** Stores the sealed row, exactly as it would be sent, for the outbox to send later. */
+  enqueue: (row: SealedRow) => Promise<void>
   /** `navigator.onLine`: when false, no request is tried at all. */
   isOnline: () => boolean
 }
 
-export async function submitContact(
-  submission: ContactSubmission,
-  { send, enqueue, isOnline }: SubmitDependencies,
-): Promise<SubmitResult> {
-  if (!isOnline()) return queue(submission, enqueue)
+/**
+ * Seals first, then sends or queues the sealed row: nothing readable is sent or stored. Sealing
+ * fails closed: nothing leaves the form and the values stay.
+ */
+export async function submitContact(document: SubmissionDocument, deps: SubmitDependencies): Promise<SubmitResult> {
+  let row: SealedRow
+  try {
+    row = await deps.seal(document)
+  } catch (error) {
+    // A SealingError carries a sentence meant for the visitor; anything else is ours to explain.
+    const reason = error instanceof Error && error.name === 'SealingError' ? error.message : submitToasts.notSealedReason
+    return { kind: 'failed', message: submitToasts.notSealed(reason), detail: error }
+  }
+  if (!deps.isOnline()) return queue(row, deps)
 
-  const outcome = await send(submission)
+  const outcome = await deps.send(row)
   switch (outcome.kind) {
     case 'delivered':
       return { kind: 'sent' }
-    case 'unreachable':
-      return queue(submission, enqueue)
-    case 'retryable':
-    case 'rejected':
-      return { kind: 'failed', message: outcome.message, cause: outcome }
+    case 'no-answer':
+      return queue(row, deps)
+    case 'server-error':
+    case 'refused':
+      return { kind: 'failed', message: failureMessages[outcome.reason], detail: outcome.detail }
   }
 }
 
-async function queue(
-  submission: ContactSubmission,
-  enqueue: SubmitDependencies['enqueue'],
-): Promise<SubmitResult> {
+async function queue(row: SealedRow, { enqueue }: SubmitDependencies): Promise<SubmitResult> {
   try {
-    await enqueue(submission)
+    await enqueue(row)
     return { kind: 'queued' }
   } catch (error) {
     // No network and no storage (private mode, quota): the values stay in the form instead.
-    const reason = error instanceof Error ? error.message : String(error)
-    return { kind: 'failed', message: submitToasts.notSaved(reason), cause: error }
+    return { kind: 'failed', message: submitToasts.notSaved, detail: error }
   }
 }

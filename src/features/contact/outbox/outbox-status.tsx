@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react'
 import { CloudOff, Inbox } from 'lucide-react'
-import { outboxCopy } from './contact-copy'
-import { useOutboxSync } from './use-outbox-sync'
+import { outboxCopy } from '../contact-copy'
+import { useOutbox } from './use-outbox'
 
 const OutboxReviewDialog = lazy(() =>
   import('./outbox-review-dialog').then((module) => ({ default: module.OutboxReviewDialog })),
@@ -12,10 +12,11 @@ const pillClasses =
 
 /**
  * The visible, announced state of the connection and the outbox: offline, messages waiting to be
- * sent, messages that need the visitor. Renders nothing when all is well (and in the prerender).
+ * sent, messages the backend refused. Renders nothing when all is well (and in the prerender).
+ * Mounted once, in the layout; it starts the outbox's owner.
  */
 export function OutboxStatus() {
-  const { online, counts, engine } = useOutboxSync()
+  const { online, counts } = useOutbox()
   const [reviewing, setReviewing] = useState(false)
 
   return (
@@ -41,12 +42,12 @@ export function OutboxStatus() {
           onClick={() => setReviewing(true)}
         >
           <Inbox className="size-4 text-danger" aria-hidden="true" />
-          {outboxCopy.needsAttention(counts.needsAttention)}
+          {outboxCopy.notDelivered(counts.needsAttention)}
         </button>
       )}
       {reviewing && (
         <Suspense fallback={null}>
-          <OutboxReviewDialog engine={engine} onClose={() => setReviewing(false)} />
+          <OutboxReviewDialog onClose={() => setReviewing(false)} />
         </Suspense>
       )}
     </div>

@@ -1,0 +1,129 @@
+import { z } from '../../../lib/zod'
+import { failureMessages } from '../contact-copy'
+import type { SendOutcome, SendSealed } from '../send-to-supabase'
+import type { WithLock } from './outbox-lock'
+import { retryDelay, type OutboxCounts, type OutboxRecord, type OutboxStore } from './outbox-store'
+
+/**
+ * A stored record is checked again before it is sent: storage can be altered on disk or written by
+ * another version of the site, and only a well-formed sealed row may leave. A record of another
+ * version fails here and waits for the visitor; the day version 2 ships, its upgrade goes here.
+ */
+export const outboxRecordSchema = z.object({
+  v: z.literal(1),
+  id: z.uuid(),
+  key_id: z.string().regex(/^[0-9a-f]{16}$/),
+  sealed: z
+    .string()
+    .max(256 * 1024)
+    .regex(/^-----BEGIN AGE ENCRYPTED FILE-----\r?\n[\s\S]+\r?\n-----END AGE ENCRYPTED FILE-----\r?\n?$/),
+  queued_at: z.iso.datetime(),
+  attempts: z.int().nonnegative(),
+  next_attempt_at: z.number(),
+  state: z.enum(['pending', 'needs-attention']),
+  last_error: z.string().nullable(),
+})
+
+export type FlushDeps = {
+  store: OutboxStore
+  send: SendSealed
+  now: () => number
+  withLock: WithLock
+  /** Also send records still backing off: for `online`, as the old backoff says nothing now. */
+  ignoreSchedule?: boolean
+}
+
+export type RefusedRecord = { record: OutboxRecord; message: string; detail: string }
+
+export type FlushResult = {
+  /** Received by the backend in this round, and already removed. */
+  delivered: OutboxRecord[]
+  /** Marked `needs-attention` in this round. */
+  refused: RefusedRecord[]
+  /** What the outbox holds after the round, so nobody counts again. */
+  counts: OutboxCounts
+  /** When the next round is worth running (epoch ms), or null if nothing is pending. */
+  nextAttemptAt: number | null
+  /** Another flusher held the lock: this call sent nothing. */
+  skipped: boolean
+}
+
+/**
+ * One pass over the outbox, oldest first, one request at a time, under the lock:
+ * - delivered (2xx, or 409 for an id already received): removed at once;
+ * - no answer: kept, retried after the backoff; the round stops, as later rows would fail alike;
+ * - server error: kept, retried after the backoff; the round goes on;
+ * - refused, or not a well-formed record: `needs-attention`, never sent again on its own.
+ */
+export async function flushOutbox(deps: FlushDeps): Promise<FlushResult> {
+  const result = await deps.withLock(() => flushRound(deps))
+  if (result) return result
+  const counts = await deps.store.counts()
+  return { delivered: [], refused: [], counts, nextAttemptAt: null, skipped: true }
+}
+
+async function flushRound({ store, send, now, ignoreSchedule = false }: FlushDeps): Promise<FlushResult> {
+  const delivered: OutboxRecord[] = []
+  const refused: RefusedRecord[] = []
+  const startedAt = now()
+  let stoppedUntil: number | null = null
+
+  for (const stored of await store.list()) {
+    if (stored.state !== 'pending') continue
+    const valid = outboxRecordSchema.safeParse(stored)
+    if (!valid.success) {
+      const message = failureMessages.damaged
+      const detail = `stored record failed validation: ${valid.error.issues.map((issue) => issue.path.join('.')).join(', ')}`
+      if (await store.mark(stored.id, { state: 'needs-attention', last_error: message })) {
+        refused.push({ record: stored, message, detail })
+      }
+      continue
+    }
+    const record = valid.data
+    if (!ignoreSchedule && record.next_attempt_at > startedAt) continue
+
+    const outcome = await sendOnce(send, record)
+    if (outcome.kind === 'delivered') {
+      await store.remove(record.id)
+      delivered.push(record)
+      continue
+    }
+    const attempts = record.attempts + 1
+    const message = failureMessages[outcome.reason]
+    if (outcome.kind === 'refused') {
+      if (await store.mark(record.id, { state: 'needs-attention', attempts, last_error: message })) {
+        refused.push({ record, message, detail: outcome.detail })
+      }
+      continue
+    }
+    const next = now() + retryDelay(attempts)
+    await store.mark(record.id, { attempts, last_error: message, next_attempt_at: next })
+    if (outcome.kind === 'no-answer') {
+      // Later rows would get no answer either: they wait for this one's retry.
+      stoppedUntil = next
+      break
+    }
+  }
+
+  // Read again rather than computed: a row queued during this round (its own flush skipped for
+  // the lock) must be counted and scheduled too.
+  const remaining = await store.list()
+  const pending = remaining.filter((record) => record.state === 'pending')
+  return {
+    delivered,
+    refused,
+    counts: { pending: pending.length, needsAttention: remaining.length - pending.length },
+    nextAttemptAt: pending.length ? (stoppedUntil ?? Math.min(...pending.map((record) => record.next_attempt_at))) : null,
+    skipped: false,
+  }
+}
+
+// A send function answers with an outcome; if it throws anyway, keep the record and retry as if
+// there were no answer, rather than lose it or stop flushing for good.
+async function sendOnce(send: SendSealed, { id, key_id, sealed }: OutboxRecord): Promise<SendOutcome> {
+  try {
+    return await send({ id, key_id, sealed })
+  } catch (error) {
+    return { kind: 'no-answer', reason: 'noAnswer', detail: String(error) }
+  }
+}

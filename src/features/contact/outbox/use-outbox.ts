@@ -1,0 +1,214 @@
+import { useEffect, useSyncExternalStore } from 'react'
+import { showToast } from '../../../components/toast/toast-store'
+import type { SealedRow } from '../../../lib/database-types'
+import { formatQueuedAt, submitToasts } from '../contact-copy'
+import type { FlushResult } from './outbox-flush'
+import { outboxLock } from './outbox-lock'
+import {
+  existingDatabases,
+  NO_COUNTS,
+  OUTBOX_DB_NAME,
+  openOutboxStore,
+  retryDelay,
+  RETRY_CAP_MS,
+  type OutboxCounts,
+  type OutboxRecord,
+  type OutboxStore,
+} from './outbox-store'
+
+/**
+ * The outbox's one owner. It alone listens for the triggers (start, `online`, `visibilitychange`,
+ * a message queued), holds the single retry timer, and publishes the counts: to this page through
+ * `useOutbox`, and to the other tabs with one BroadcastChannel message. Sending is serialised
+ * across tabs by a Web Lock. Nothing else opens the outbox, counts or schedules. Browser only:
+ * nothing here runs before `start`, which only an effect calls.
+ */
+
+type Snapshot = { online: boolean; counts: OutboxCounts }
+
+const CHANNEL_NAME = 'contact-outbox'
+const withLock = outboxLock('contact-outbox-send')
+const SERVER_SNAPSHOT: Snapshot = { online: true, counts: NO_COUNTS }
+
+let snapshot = SERVER_SNAPSHOT
+const listeners = new Set<() => void>()
+let store: Promise<OutboxStore> | null = null
+let retryTimer: ReturnType<typeof setTimeout> | undefined
+let failedLoads = 0
+let channel: BroadcastChannel | null = null
+let users = 0
+
+function update(next: Partial<Snapshot>): void {
+  snapshot = { ...snapshot, ...next }
+  listeners.forEach((listener) => listener())
+}
+
+/** Shows counts this tab has just changed, and tells the other tabs at once. */
+function publish(counts: OutboxCounts): void {
+  update({ counts })
+  channel?.postMessage(counts)
+}
+
+/**
+ * Runs `use` on the page's one connection. WebKit can drop a backgrounded tab's connection without
+ * a close event, and a newer version may close it to upgrade: on failure, reopen once and retry.
+ */
+async function withStore<T>(use: (opened: OutboxStore) => Promise<T>): Promise<T> {
+  const open = () => (store ??= openOutboxStore().catch((error: unknown) => ((store = null), Promise.reject(error))))
+  const current = open()
+  try {
+    return await use(await current)
+  } catch {
+    if (store === current) {
+      store = null
+      void current.then((opened) => opened.close(), () => {})
+    }
+    return use(await open())
+  }
+}
+
+function schedule(at: number | null): void {
+  clearTimeout(retryTimer)
+  retryTimer = at === null ? undefined : setTimeout(() => void flush(), Math.max(0, at - Date.now()))
+}
+
+async function flush(options: { ignoreSchedule?: boolean } = {}): Promise<void> {
+  schedule(null)
+  // Nothing is requested while offline; `online` flushes again.
+  if (!navigator.onLine) return
+  let result: FlushResult
+  try {
+    const [{ flushOutbox }, { sendSealed }] = await Promise.all([import('./outbox-flush'), import('../send-to-supabase')])
+    result = await withStore((opened) => flushOutbox({ store: opened, send: sendSealed, now: Date.now, withLock, ...options }))
+    failedLoads = 0
+  } catch (error) {
+    // Phones fire `online` before the network works, so the outbox code may not load yet (a
+    // TypeError): try again on the backoff while anything waits.
+    if (!(error instanceof TypeError)) console.error('The contact outbox could not be flushed:', error)
+    failedLoads += 1
+    if (snapshot.counts.pending > 0) schedule(Date.now() + retryDelay(failedLoads))
+    return
+  }
+  result.delivered.forEach(() => showToast({ ...submitToasts.sent, variant: 'success' }))
+  result.refused.forEach(({ record, message, detail }) => {
+    console.error('A queued contact message was refused:', detail)
+    showToast({
+      title: submitToasts.failed.title,
+      description: submitToasts.queuedRefused(formatQueuedAt(record.queued_at), message),
+      variant: 'destructive',
+    })
+  })
+  if (result.skipped) {
+    // The holder of the lock schedules the retries; keep a slow fallback in case that tab closes.
+    update({ counts: result.counts })
+    if (result.counts.pending > 0 && retryTimer === undefined) schedule(Date.now() + RETRY_CAP_MS)
+    return
+  }
+  publish(result.counts)
+  schedule(result.nextAttemptAt)
+}
+
+/** On start and when the page becomes visible: show what waits, and send it. */
+async function refresh(): Promise<void> {
+  const names = await existingDatabases().catch(() => null)
+  if (names?.has(LEGACY_DB_NAME)) {
+    // Once: plaintext rows of the release before sealing are sealed and moved (legacy-outbox.ts).
+    await import('./legacy-outbox')
+      .then(({ migrateLegacyOutbox }) =>
+        migrateLegacyOutbox((row, from) => withStore((opened) => opened.enqueue(row, Date.now(), from))),
+      )
+      .catch(report)
+  } else if (names && !names.has(OUTBOX_DB_NAME)) return // never queued anything: create nothing
+  const counts = await withStore((opened) => opened.counts())
+  update({ counts })
+  if (counts.pending > 0) await flush()
+}
+
+/** Where the release before sealing kept plaintext rows (legacy-outbox.ts). */
+const LEGACY_DB_NAME = 'contact-outbox'
+
+function start(): () => void {
+  users += 1
+  if (users > 1) return stop
+  const onConnection = () => update({ online: navigator.onLine })
+  const onOnline = () => void flush({ ignoreSchedule: true })
+  const onVisible = () => (document.visibilityState === 'visible' ? void refresh().catch(report) : undefined)
+  onConnection()
+  if (typeof BroadcastChannel !== 'undefined') {
+    channel = new BroadcastChannel(CHANNEL_NAME)
+    channel.onmessage = (event: MessageEvent<OutboxCounts>) => {
+      update({ counts: event.data })
+      // Whoever sends may close its tab: keep a slow fallback while anything waits.
+      if (event.data.pending > 0 && retryTimer === undefined) schedule(Date.now() + RETRY_CAP_MS)
+    }
+  }
+  window.addEventListener('online', onConnection)
+  window.addEventListener('offline', onConnection)
+  window.addEventListener('online', onOnline)
+  document.addEventListener('visibilitychange', onVisible)
+  void refresh().catch(report)
+
+  function stop() {
+    users -= 1
+    if (users > 0) return
+    schedule(null)
+    channel?.close()
+    channel = null
+    window.removeEventListener('online', onConnection)
+    window.removeEventListener('offline', onConnection)
+    window.removeEventListener('online', onOnline)
+    document.removeEventListener('visibilitychange', onVisible)
+  }
+  return stop
+}
+
+function report(error: unknown): void {
+  console.error('The contact outbox could not be read:', error)
+}
+
+/** What the form and the review use. Each change publishes the counts at once. */
+export const outbox = {
+  /** Queues a sealed row and tries to send it straight away (nothing is requested offline). */
+  async enqueue(row: SealedRow): Promise<void> {
+    publish(
+      await withStore(async (opened) => {
+        await opened.enqueue(row, Date.now())
+        return opened.counts()
+      }),
+    )
+    void flush()
+  },
+  async list(): Promise<OutboxRecord[]> {
+    return withStore((opened) => opened.list())
+  },
+  async resend(id: string): Promise<void> {
+    publish(
+      await withStore(async (opened) => {
+        await opened.mark(id, { state: 'pending', attempts: 0, next_attempt_at: Date.now(), last_error: null })
+        return opened.counts()
+      }),
+    )
+    await flush({ ignoreSchedule: true })
+  },
+  async discard(id: string): Promise<void> {
+    publish(
+      await withStore(async (opened) => {
+        await opened.remove(id)
+        return opened.counts()
+      }),
+    )
+  },
+}
+
+/** The connection and the outbox's counts, for the status line. Starts the owner while mounted. */
+export function useOutbox(): Snapshot {
+  useEffect(start, [])
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    () => snapshot,
+    () => SERVER_SNAPSHOT,
+  )
+}
