@@ -36,7 +36,7 @@ select columns_are(
   'public', 'contact_submissions',
   array[
     'id', 'created_at', 'name', 'contact', 'project_type', 'budget', 'message', 'user_agent',
-    'sealed', 'key_id'
+    'sealed', 'key_id', 'status', 'responded_at', 'completed_at', 'overdue_alerted_at'
   ],
   'the table has exactly the columns of the data contract'
 );
@@ -55,7 +55,8 @@ select bag_eq(
     'contact_submissions_message_check', 'contact_submissions_user_agent_check',
     'contact_submissions_project_type_check', 'contact_submissions_budget_check',
     'contact_submissions_sealed_bounds_check', 'contact_submissions_sealed_format_check',
-    'contact_submissions_sealed_or_legacy_check'
+    'contact_submissions_sealed_or_legacy_check',
+    'contact_submissions_status_check', 'contact_submissions_status_times_check'
   ],
   'the check constraints have the names the API errors report'
 );
@@ -63,7 +64,11 @@ select ok(
   (select relrowsecurity from pg_class where oid = 'public.contact_submissions'::regclass),
   'row level security is enabled'
 );
-select policies_are('public', 'contact_submissions', array['contact_submissions_anon_insert'], 'the only policy is the anon insert policy');
+select policies_are(
+  'public', 'contact_submissions',
+  array['contact_submissions_anon_insert', 'contact_submissions_staff_select', 'contact_submissions_staff_update'],
+  'the policies are anon''s insert and the staff role''s read and update (staff_workflow.test.sql)'
+);
 select policy_cmd_is('public', 'contact_submissions', 'contact_submissions_anon_insert', 'insert', 'the anon policy covers insert only');
 select policy_roles_are('public', 'contact_submissions', 'contact_submissions_anon_insert', array['anon'], 'the anon policy applies to anon only');
 select table_privs_are('public', 'contact_submissions', 'anon', array[]::text[], 'anon has no table-wide privilege');
