@@ -21,6 +21,7 @@ describe('router and prerender', () => {
       'case-studies.html',
       'about.html',
       'contact.html',
+      'privacy.html',
       '404.html',
     ])
     expect(prerenderTargets.every((target) => Object.values(pageSourceFiles).includes(target.pageSource))).toBe(true)

@@ -17,6 +17,7 @@ const pageLoaders: Record<PageId, PageLoader> = {
   'case-studies': () => import('../pages/case-studies').then((page) => page.CaseStudiesPage),
   about: () => import('../pages/about').then((page) => page.AboutPage),
   contact: () => import('../pages/contact').then((page) => page.ContactPage),
+  privacy: () => import('../pages/privacy').then((page) => page.PrivacyPage),
   'not-found': () => import('../pages/not-found').then((page) => page.NotFoundPage),
 }
 

@@ -64,6 +64,16 @@ export const siteRoutes = [
     title: `Secure Contact | ${brand}`,
     description: `Reach ${brand} through a secure, encrypted contact form. We respond within 24 hours.`,
   },
+  {
+    // Not one of the spec's header items: the footer links to it, as does the contact page.
+    id: 'privacy',
+    path: '/privacy',
+    navLabel: 'Privacy',
+    inHeader: false,
+    title: `Privacy | ${brand}`,
+    description:
+      'What our Secure Contact form encrypts in your browser, what it cannot hide, how long we keep an inquiry, and how to reach us leaving less trace.',
+  },
 ] as const satisfies readonly RouteEntry[]
 
 export type SiteRoute = (typeof siteRoutes)[number]

@@ -10,7 +10,8 @@ import {
 } from '../content/contact-page'
 import { routeById } from '../config/routes'
 import { ContactForm } from '../features/contact/contact-form'
-import { browserSubmitDependencies } from '../features/contact/submit-browser'
+import { KeyFingerprint } from '../features/contact/sealing/key-fingerprint'
+import { browserSubmitDependencies } from '../features/contact/contact-dependencies-browser'
 
 export function ContactPage() {
   return (
@@ -37,6 +38,7 @@ export function ContactPage() {
             <Icon name="shield" className="mt-0.5 size-4 shrink-0 text-mint" />
             {formNote}
           </p>
+          <KeyFingerprint />
         </section>
 
         <div className="grid content-start gap-6">

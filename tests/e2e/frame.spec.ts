@@ -15,7 +15,7 @@ import {
   NOT_FOUND_PATH,
   pageHeading,
   PHONE,
-  routeLinks,
+  headerLinks,
 } from '../support/site'
 import { expect, test } from '../support/strict-page'
 
@@ -27,9 +27,9 @@ import { expect, test } from '../support/strict-page'
 const mobileNavigation = (page: Page) =>
   page.getByRole('navigation', { name: 'Mobile', exact: true })
 
-/** What the open small-screen menu offers: every route, then Start Project and Telegram. */
+/** What the open small-screen menu offers: the header's items, then Start Project and Telegram. */
 const mobileMenuLinks = [
-  ...routeLinks,
+  ...headerLinks,
   { label: site.startProjectLabel, target: { kind: 'page', to: '/contact' } as const },
   { label: site.telegramLabel, target: { kind: 'telegram' } as const },
 ]

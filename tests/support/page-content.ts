@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
-import { siteRoutes } from '../../src/config/routes'
+import { headerRoutes } from '../../src/config/routes'
 import {
   aboutCallToAction,
   aboutIntro,
@@ -19,11 +19,13 @@ import {
   formCard,
   formNote,
   responseTime,
+  sealingKey,
   securityMeasures,
 } from '../../src/content/contact-page'
 import { footerContent } from '../../src/content/footer'
 import { arsenal, homeCallToAction, homeHero, trustSignals } from '../../src/content/home'
 import { notFoundContent } from '../../src/content/not-found'
+import { privacyCallToAction, privacyIntro, privacyKey, privacySections } from '../../src/content/privacy'
 import { services, servicesCallToAction, servicesIntro } from '../../src/content/services'
 import { site } from '../../src/content/site'
 import type { Action, CallToAction, Stat } from '../../src/content/types'
@@ -33,6 +35,7 @@ import { siteEnv } from '../../src/lib/env'
 import {
   escapeRegExp,
   expectedHref,
+  headerLinks,
   mainNavigation,
   pageHeading,
   routeLinks,
@@ -224,11 +227,28 @@ const contentChecks: Record<
     for (const channel of [channels.nth(0), channels.nth(1)])
       await expect(channel).toContainText(directContact.channelNote)
 
+    await expectKeyFingerprint(formSection, 'with privacy link')
+
     const security = page.getByRole('region', { name: securityMeasures.title, exact: true })
     await expect(security.getByRole('listitem')).toHaveText([...securityMeasures.bullets])
 
     const response = page.getByRole('region', { name: responseTime.label, exact: true })
     await expect(response).toContainText(responseTime.value)
+  },
+
+  privacy: async (page, main) => {
+    await expect(main).toContainText(privacyIntro.lead)
+    for (const section of privacySections) {
+      const region = page.getByRole('region', { name: section.heading, exact: true })
+      await expect(region.getByRole('heading', { level: 2 })).toHaveText(section.heading)
+      for (const paragraph of section.paragraphs) await expect(region).toContainText(paragraph)
+      if ('points' in section)
+        await expect(region.getByRole('listitem')).toHaveText([...section.points])
+    }
+    const key = page.getByRole('complementary', { name: privacyKey.heading, exact: true })
+    await expect(key).toContainText(privacyKey.body)
+    await expectKeyFingerprint(key, 'on the privacy page')
+    await expectCallToAction(page, privacyCallToAction)
   },
 
   'not-found': async (_page, main) => {
@@ -238,6 +258,26 @@ const contentChecks: Record<
       { label: notFoundContent.homeLinkLabel, target: { kind: 'page', to: '/' } },
     ])
   },
+}
+
+/**
+ * The key the form seals to, shown in the prerendered page (issue 8): one recipient in the e2e
+ * build (the local development identity), shortened in the sentence and whole, selectable, in the
+ * comparison list; and the link to the privacy page.
+ */
+async function expectKeyFingerprint(
+  scope: Locator,
+  privacyLink: 'with privacy link' | 'on the privacy page',
+): Promise<void> {
+  await expect(scope).toContainText(sealingKey.sealedTo(1))
+  // Inside a closed <details>: hidden from role queries until opened.
+  const full = scope.locator('details li code')
+  await expect(full).toHaveCount(1)
+  await expect(full).toHaveText(/^age1[0-9a-z]{58}$/)
+  await expect(full).toHaveCSS('user-select', 'all')
+  const link = scope.getByRole('link', { name: sealingKey.privacyLink.label, exact: true })
+  if (privacyLink === 'with privacy link') await expect(link).toHaveAttribute('href', '/privacy')
+  else await expect(link).toHaveCount(0)
 }
 
 async function optionsOf(select: Locator): Promise<Array<{ value: string; label: string }>> {
@@ -279,8 +319,8 @@ export async function expectFooter(page: Page): Promise<void> {
 export async function expectDesktopHeader(page: Page, currentPath: string | null): Promise<void> {
   const banner = page.getByRole('banner')
   const links = mainNavigation(page).getByRole('link')
-  await expectLinks(links, routeLinks)
-  for (const [index, route] of siteRoutes.entries()) {
+  await expectLinks(links, headerLinks)
+  for (const [index, route] of headerRoutes.entries()) {
     if (route.path === currentPath)
       await expect(links.nth(index)).toHaveAttribute('aria-current', 'page')
     else await expect(links.nth(index)).not.toHaveAttribute('aria-current')

@@ -1,10 +1,11 @@
 import type { Page } from '@playwright/test'
-import { siteRoutes, type RouteId } from '../../src/config/routes'
+import { headerRoutes, siteRoutes, type RouteId, type SiteRoute } from '../../src/config/routes'
 import { aboutIntro } from '../../src/content/about'
 import { caseStudiesIntro } from '../../src/content/case-studies'
 import { contactIntro } from '../../src/content/contact-page'
 import { homeHero } from '../../src/content/home'
 import { notFoundContent } from '../../src/content/not-found'
+import { privacyIntro } from '../../src/content/privacy'
 import { servicesIntro } from '../../src/content/services'
 import type { LinkTarget } from '../../src/content/types'
 import { siteEnv } from '../../src/lib/env'
@@ -33,6 +34,7 @@ export const pageHeading: Record<PageId, string> = {
   'case-studies': caseStudiesIntro.heading,
   about: aboutIntro.heading,
   contact: contactIntro.heading,
+  privacy: privacyIntro.heading,
   'not-found': notFoundContent.heading,
 }
 
@@ -91,11 +93,16 @@ export async function gotoHydrated(page: Page, path: string): Promise<void> {
 export const mainNavigation = (page: Page) =>
   page.getByRole('banner').getByRole('navigation', { name: 'Main', exact: true })
 
-/** Every route, as the navigation links to them, in the route table's order. */
-export const routeLinks = siteRoutes.map((route) => ({
+const linkTo = (route: SiteRoute) => ({
   label: route.navLabel,
   target: { kind: 'page', to: route.path } as const,
-}))
+})
+
+/** Every route, as the footer links to them, in the route table's order. */
+export const routeLinks = siteRoutes.map(linkTo)
+
+/** The header's navigation items (the spec's five), in the route table's order. */
+export const headerLinks = headerRoutes.map(linkTo)
 
 /** The header's menu toggle (small screens). */
 export const menuToggle = (page: Page) =>

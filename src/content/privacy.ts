@@ -1,0 +1,92 @@
+/**
+ * Copy of the privacy page (/privacy): what the Secure Contact form protects, what it cannot, how
+ * long inquiries are kept and what a visitor can do about the rest. Every sentence here describes
+ * a mechanism the site or the database runs (issues 8, 9 and 10); change them together.
+ */
+
+import type { CallToAction } from './types'
+
+export type PrivacySection = {
+  id: string
+  heading: string
+  paragraphs: readonly string[]
+  points?: readonly string[]
+}
+
+export const privacyIntro = {
+  heading: 'Privacy, without the fine print',
+  lead: 'What our Secure Contact form encrypts, what no encryption can hide, how long we keep an inquiry, and how to reach us leaving even less behind.',
+} as const satisfies { heading: string; lead: string }
+
+export const privacySections = [
+  {
+    id: 'sealed',
+    heading: 'What is encrypted, and where',
+    paragraphs: [
+      "When you press Send, your browser puts the whole inquiry into one document and seals it with age, an open encryption format (X25519 keys), to our team's public key. Sealing happens on your device, before anything is sent or queued.",
+      "From then on only the sealed copy exists outside the form: in your browser's storage while it waits for a connection (removed once delivered), on the wire, and in our database, which refuses anything that is not sealed to a key we registered. The matching private key never touches the website or the database: our team opens inquiries on their own devices.",
+    ],
+    points: [
+      "Sealed: your name or alias, your contact handle, the project type, the budget range, your brief, your browser's identification string, and the time you pressed Send.",
+      'Padded: random filler brings every inquiry to a multiple of 1 KiB before sealing, so its size says little about what you wrote.',
+      'Checkable: the key shown on this page and under the form is the one your browser seals to. Ask us for it on Telegram or WhatsApp and compare.',
+    ],
+  },
+  {
+    id: 'not-hidden',
+    heading: 'What encryption cannot hide',
+    paragraphs: ['Encryption hides what you wrote. It does not hide that you wrote.'],
+    points: [
+      'That someone sent an inquiry, and when: our database records the time it arrived.',
+      'Roughly how long it is, in steps of 1 KiB (about a thousand characters of plain text).',
+      "Network metadata: our web host, and Supabase (which runs our database behind Cloudflare), see your IP address, your browser's identification and the time of each request, and keep their logs for as long as their plans set.",
+      'Telegram learns that, and when, an inquiry arrived: each new inquiry sends our team a Telegram alert with a short reference number and nothing of what you wrote (and a reminder if it is still unanswered after 20 hours).',
+    ],
+  },
+  {
+    id: 'trust',
+    heading: 'What it relies on',
+    paragraphs: [
+      'Encryption in a web page is only as trustworthy as the code the page runs. Your browser seals with the code this site serves: no third-party scripts, and a strict content security policy that forbids loading any. If our site were ever tampered with, altered code could read what you type before it is sealed. If that risk matters to you, use one of the options below.',
+    ],
+  },
+  {
+    id: 'retention',
+    heading: 'How long we keep it',
+    paragraphs: [
+      'Deletion is done by the database itself, on a schedule, not by someone remembering to.',
+    ],
+    points: [
+      'When a project is completed or an inquiry does not go ahead, it is deleted from our live database within 24 hours.',
+      'No inquiry is kept longer than 90 days, whatever its state.',
+      "Backups at Supabase expire on the plan's schedule: daily backups are kept 7 days on the Pro plan, and point-in-time recovery keeps 7 to 28 days. Because your inquiry was sealed in your browser, those copies contain only ciphertext.",
+      'Our database keeps no IP address. To stop floods, it counts submissions per network with a keyed hash of your network prefix and the day, and discards those counts within 24 hours.',
+    ],
+  },
+  {
+    id: 'your-options',
+    heading: 'What you can do',
+    paragraphs: ['You decide how much of yourself to bring.'],
+    points: [
+      'Use an alias, and a contact handle made for the purpose: a fresh email address or a Telegram username that leads nowhere else.',
+      'Write to us on Telegram (a Secret Chat is end-to-end encrypted) or WhatsApp (end-to-end encrypted by default) instead of the form.',
+      'Keep the brief general at first. Details can follow once we have talked.',
+      'A VPN or Tor Browser keeps your IP address from our host and from Supabase.',
+    ],
+  },
+] as const satisfies readonly PrivacySection[]
+
+export const privacyKey = {
+  heading: 'Our key',
+  body: 'The public key your browser seals to. Anyone may see it; only the private key that matches it can open what it sealed.',
+} as const satisfies { heading: string; body: string }
+
+export const privacyCallToAction = {
+  heading: 'Reach us your way',
+  body: 'Choose the channel that fits what you need to say.',
+  actions: [
+    { label: 'Message on Telegram', target: { kind: 'telegram' } },
+    { label: 'Message on WhatsApp', target: { kind: 'whatsapp' } },
+    { label: 'Send Secure Brief', target: { kind: 'page', to: '/contact' } },
+  ],
+} as const satisfies CallToAction
