@@ -11,7 +11,7 @@ import {
 import { routeById } from '../config/routes'
 import { ContactForm } from '../features/contact/contact-form'
 import { KeyFingerprint } from '../features/contact/sealing/key-fingerprint'
-import { browserSubmitDependencies } from '../features/contact/contact-dependencies-browser'
+import { browserSubmitDependencies } from '../features/contact/submit-browser'
 
 export function ContactPage() {
   return (
