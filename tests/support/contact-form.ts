@@ -1,10 +1,15 @@
+import { execFile } from 'node:child_process'
+import { resolve } from 'node:path'
+import { promisify } from 'node:util'
 import { expect, type Page } from '@playwright/test'
 import { formCopy } from '../../src/features/contact/contact-copy'
+import type { SealedRow } from '../../src/lib/database-types'
 
+/** What a visitor types and picks, under the submission's own field names. */
 export type ContactValues = {
   name: string
   contact: string
-  projectType?: string
+  project_type?: string
   budget?: string
   message: string
 }
@@ -14,7 +19,7 @@ export function contactForm(page: Page) {
   return {
     name: page.getByLabel(formCopy.name.label),
     contact: page.getByLabel(formCopy.contact.label),
-    projectType: page.getByLabel(formCopy.projectType.label, { exact: true }),
+    project_type: page.getByLabel(formCopy.projectType.label, { exact: true }),
     budget: page.getByLabel(formCopy.budget.label),
     message: page.getByLabel(formCopy.message.label),
     submit: page.getByRole('button', { name: formCopy.submit }),
@@ -31,7 +36,7 @@ export async function fillContactForm(page: Page, values: ContactValues): Promis
   const form = contactForm(page)
   await form.name.fill(values.name)
   await form.contact.fill(values.contact)
-  if (values.projectType !== undefined) await form.projectType.selectOption(values.projectType)
+  if (values.project_type !== undefined) await form.project_type.selectOption(values.project_type)
   if (values.budget !== undefined) await form.budget.selectOption(values.budget)
   await form.message.fill(values.message)
 }
@@ -40,7 +45,7 @@ export async function expectFormValues(page: Page, values: Required<ContactValue
   const form = contactForm(page)
   await expect(form.name).toHaveValue(values.name)
   await expect(form.contact).toHaveValue(values.contact)
-  await expect(form.projectType).toHaveValue(values.projectType)
+  await expect(form.project_type).toHaveValue(values.project_type)
   await expect(form.budget).toHaveValue(values.budget)
   await expect(form.message).toHaveValue(values.message)
 }
@@ -65,24 +70,72 @@ export function serverErrorAnswer(message: string) {
   }
 }
 
-/** Requests the page makes to the Supabase insert, recorded for assertions. */
-export function recordInserts(page: Page): string[] {
-  const seen: string[] = []
+/** The bodies of the inserts the page sends, parsed, in order. */
+export function recordInserts(page: Page): SealedRow[] {
+  const seen: SealedRow[] = []
   page.on('request', (request) => {
     if (request.url().includes('/rest/v1/contact_submissions') && request.method() === 'POST') {
-      seen.push(request.postData() ?? '')
+      seen.push(JSON.parse(request.postData() ?? 'null') as SealedRow)
     }
   })
   return seen
 }
 
+/** Every request body the page sends to the Supabase REST API, as text. */
+export function recordRestBodies(page: Page): string[] {
+  const bodies: string[] = []
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/rest/v1/')) bodies.push(request.postData() ?? '')
+  })
+  return bodies
+}
+
 /**
  * Makes the real database refuse this page's inserts: each row goes out with `override` merged in
- * (a value a check constraint rejects), so the refusal is PostgreSQL's own, not a faked answer.
+ * (a key the database does not know, an armor it does not accept), so the refusal is PostgreSQL's
+ * own, not a faked answer.
  */
-export async function refuseInserts(page: Page, override: Record<string, unknown>): Promise<void> {
+export async function refuseInserts(page: Page, override: Partial<SealedRow>): Promise<void> {
   await page.route(INSERT_URL, async (route) => {
-    const row = JSON.parse(route.request().postData() ?? '{}') as Record<string, unknown>
+    const row = JSON.parse(route.request().postData() ?? '{}') as SealedRow
     await route.continue({ postData: JSON.stringify({ ...row, ...override }) })
   })
+}
+
+/** The e2e backend's folder (tests/playwright.config.ts): its development identity opens what the site sealed. */
+const E2E_DEV_IDENTITY = resolve('node_modules/.cache/e2e-backend/dev-identity.txt')
+
+/**
+ * Opens a sealed row with the stock `age` command and the development identity, as staff would
+ * with `age -d -i key.txt`, and returns the document inside.
+ */
+export async function openSealed(sealed: string): Promise<Record<string, unknown>> {
+  const child = promisify(execFile)('age', ['--decrypt', '--identity', E2E_DEV_IDENTITY], { encoding: 'utf8' })
+  child.child.stdin?.end(sealed)
+  const { stdout } = await child
+  return JSON.parse(stdout) as Record<string, unknown>
+}
+
+/** The start and end of every armored age file. */
+export const AGE_ARMOR = /^-----BEGIN AGE ENCRYPTED FILE-----\n[\s\S]+\n-----END AGE ENCRYPTED FILE-----\n$/
+
+/**
+ * Values no other test uses, marked in every field, with what tends to break encodings: emoji
+ * (4-byte UTF-8, surrogate pairs), right-to-left text, and a brief of exactly 5,000 characters.
+ */
+export function markedValues(label: string): { marker: string; values: Required<ContactValues> } {
+  const marker = `MK${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
+  const head = `${label} ${marker} — שלום, مرحبا 🦄🌍\n`
+  const tail = ` ${marker}.`
+  const message = `${head}${'Line of the brief.\n'.repeat(300)}`.slice(0, 5_000 - tail.length) + tail
+  return {
+    marker,
+    values: {
+      name: `Ada 🦄 ${marker}`,
+      contact: `@ادا_${marker}`,
+      project_type: 'crypto/web3-launch',
+      budget: '50k-100k',
+      message,
+    },
+  }
 }

@@ -1,5 +1,5 @@
 import { expect, type BrowserContext, type Page } from '@playwright/test'
-import { OUTBOX_DB_NAME, OUTBOX_STORE } from '../../src/features/contact/outbox-names'
+import { OUTBOX_DB_NAME, OUTBOX_STORE } from '../../src/features/contact/outbox/outbox-store'
 
 /**
  * Waits until the service worker controls the page and has precached the site: from then on the
@@ -68,4 +68,32 @@ export async function outboxRecords(page: Page): Promise<Record<string, unknown>
       }
     })
   }, names)
+}
+
+/**
+ * Everything this origin keeps in IndexedDB (every database, every store, every value), as JSON
+ * text: what a person holding the device could read.
+ */
+export async function indexedDbContents(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const dump: Record<string, Record<string, unknown[]>> = {}
+    for (const { name } of await indexedDB.databases()) {
+      if (!name) continue
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open(name)
+        open.onsuccess = () => resolve(open.result)
+        open.onerror = () => reject(open.error)
+      })
+      dump[name] = {}
+      for (const store of db.objectStoreNames) {
+        dump[name][store] = await new Promise<unknown[]>((resolve, reject) => {
+          const request = db.transaction(store).objectStore(store).getAll()
+          request.onsuccess = () => resolve(request.result as unknown[])
+          request.onerror = () => reject(request.error)
+        })
+      }
+      db.close()
+    }
+    return JSON.stringify(dump)
+  })
 }
