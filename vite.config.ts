@@ -3,6 +3,7 @@ import { defineConfig, loadEnv } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
+import { hostFilesPlugin } from './src/build/host-files-plugin.ts'
 import { prerenderPlugin, PRERENDER_BUNDLE_DIR } from './src/build/prerender-plugin.ts'
 import { previewPlugin } from './src/build/preview-plugin.ts'
 import { pwaOptions } from './src/build/pwa-options.ts'
@@ -42,6 +43,7 @@ export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
       react(),
       tailwindcss(),
       prerenderPlugin(),
+      hostFilesPlugin(parseSiteEnv(env)),
       previewPlugin(),
       VitePWA(pwaOptions(parseSiteEnv(env))),
     ],
