@@ -162,10 +162,7 @@ afterAll(async () => {
   await admin?.end()
   await server?.drop()
   // Roles are cluster-wide: dropped after the database that held its privileges.
-  const cluster = new pg.Client({
-    connectionString:
-      process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
-  })
+  const cluster = new pg.Client({ connectionString: TEST_SERVER_URL })
   await cluster.connect()
   await cluster.query(`drop role if exists ${staffRole}`)
   await cluster.end()
