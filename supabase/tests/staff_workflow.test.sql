@@ -353,7 +353,7 @@ select is(
 
 select case when exists (select from pg_extension where extname = 'pg_cron')
   then results_eq(
-    $$ select jobname::text, schedule::text, command::text from cron.job
+    $$ select jobname::text collate "default", schedule::text collate "default", command::text collate "default" from cron.job
         where jobname in ('contact-purge', 'contact-overdue-alerts', 'cron-history-cleanup') order by jobname $$,
     $$ values ('contact-overdue-alerts', '*/15 * * * *', 'select private.alert_overdue_submissions()'),
               ('contact-purge', '17 * * * *', 'select private.purge_contact_submissions()'),

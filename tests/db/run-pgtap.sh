@@ -56,31 +56,16 @@ trap drop_database EXIT
 
 psql -X -q -d postgres -v ON_ERROR_STOP=1 -c "create database \"$database\""
 
-run_sql_file() {
-  PGOPTIONS='--client-min-messages=warning' \
-    psql -X -q -d "$database" -v ON_ERROR_STOP=1 --single-transaction -f "$1" >/dev/null
-}
-
-run_sql_file supabase/local/bootstrap.sql
-PGOPTIONS='--client-min-messages=warning' psql -X -q -d "$database" -v ON_ERROR_STOP=1 \
-  -c 'create extension if not exists pgtap with schema extensions'
-
-# Migrations in version order, recorded as the Supabase CLI records them.
-# File names start with a fixed-width UTC timestamp, so byte order is version order.
-mapfile -t migrations < <(find supabase/migrations -maxdepth 1 -name '*.sql' -print | LC_ALL=C sort)
-for migration in "${migrations[@]}"; do
-  file="$(basename "$migration")"
-  if [[ ! "$file" =~ ^([0-9]+)_(.*)\.sql$ ]]; then
-    echo "Skipping $file: not named <version>_<name>.sql" >&2
-    continue
-  fi
-  run_sql_file "$migration"
-  # Variables are interpolated only in psql's input, not in -c commands.
-  psql -X -q -d "$database" -v ON_ERROR_STOP=1 \
-    -v version="${BASH_REMATCH[1]}" -v name="${BASH_REMATCH[2]}" >/dev/null <<<"
-    insert into supabase_migrations.schema_migrations (version, name) values (:'version', :'name');"
-done
-echo "Applied ${#migrations[@]} migration(s) to $database."
+# shellcheck source=tests/db/apply-schema.sh
+source tests/db/apply-schema.sh
+apply_schema "$database"
+echo "Applied ${#APPLIED_MIGRATIONS[@]} migration(s) to $database."
 
 PGOPTIONS='-c search_path=public,extensions' \
   pg_prove -d "$database" --ext .pg --ext .sql -r supabase/tests
+
+# The same migrations and suite once more on a throwaway cluster that preloads pg_cron, as
+# Supabase does: the jobs must be registered there (and the suite's pg_cron branch runs).
+if [[ "${PGCRON_CHECK:-1}" != "0" ]]; then
+  bash tests/db/run-pgcron-check.sh
+fi
