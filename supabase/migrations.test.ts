@@ -9,9 +9,8 @@ import {
   sealSubmission,
   type SubmissionDocument,
 } from '../src/features/contact/sealing/seal-submission'
-import { asPgError, type Database } from './local/database'
+import { asPgError, openPgliteDatabase, type Database } from './local/database'
 import { listMigrations, migrate } from './local/migrations'
-import { openPgliteDatabase } from './local/pglite-database'
 
 /**
  * Since sealing, the limits live in two places that must fit together, by hand (one is TypeScript,
