@@ -32,4 +32,18 @@ describe('loadSealer', () => {
     await expect(loadSealer()).resolves.toMatchObject({ sealSubmission: expect.any(Function) })
     expect(attempts).toBe(2)
   })
+
+  it('warms the sealer up once, on the first preload', async () => {
+    const warmUp = vi.fn(async () => undefined)
+    vi.doMock('./seal-submission', () => ({ sealSubmission: vi.fn(), warmUp }))
+    const { loadSealer, preloadSealer } = await import('./load-sealer')
+
+    preloadSealer()
+    preloadSealer()
+    await loadSealer()
+    await vi.waitFor(() => expect(warmUp).toHaveBeenCalledTimes(1))
+    preloadSealer()
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(warmUp).toHaveBeenCalledTimes(1)
+  })
 })

@@ -19,11 +19,20 @@ export function loadSealer(): Promise<Sealer> {
   return sealer
 }
 
+let warmedUp = false
+
 /**
  * Starts loading the crypto chunk without waiting for it: call it when the visitor first focuses or
- * changes the form, so sealing on submit does not wait for the network. A failure here is silent;
- * the submit's own `loadSealer()` reports it.
+ * changes the form, so sealing on submit waits neither for the network nor for the browser to
+ * compile age (one throwaway seal, once per page). A failure here is silent; the submit's own
+ * `loadSealer()` reports it.
  */
 export function preloadSealer(): void {
-  loadSealer().catch(() => undefined)
+  loadSealer()
+    .then((sealer) => {
+      if (warmedUp) return
+      warmedUp = true
+      return sealer.warmUp()
+    })
+    .catch(() => undefined)
 }

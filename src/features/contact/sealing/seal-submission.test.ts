@@ -6,6 +6,7 @@ import {
   keySetId,
   padSubmission,
   sealSubmission,
+  warmUp,
   type SubmissionDocument,
 } from './seal-submission'
 import { SealingError } from './sealing-error'
@@ -245,5 +246,13 @@ describe('keySetId', () => {
   it('fails closed like sealing does', async () => {
     await expect(keySetId([])).rejects.toMatchObject({ reason: 'no-recipients' })
     await expect(keySetId(['age1nope'])).rejects.toMatchObject({ reason: 'invalid-recipient' })
+  })
+})
+
+describe('warmUp', () => {
+  it('runs age once and never throws, even where sealing is impossible', async () => {
+    await expect(warmUp()).resolves.toBeUndefined()
+    vi.stubGlobal('crypto', undefined)
+    await expect(warmUp()).resolves.toBeUndefined()
   })
 })

@@ -145,3 +145,25 @@ export async function sealSubmission(
   }
   return { id: doc.id, key_id, sealed }
 }
+
+/** A recipient whose identity was generated once and thrown away: nobody can open what it seals. */
+const WARM_UP_RECIPIENT = 'age163nrfhucxd064xnq2cp4fn7p2pwkfu6zs33y9akjjgkc4f8jupyssy33p0'
+
+/**
+ * Seals a throwaway document once, so the browser compiles age's code (X25519, HKDF, ChaCha20,
+ * armor) while the visitor is still typing rather than when they press Send: the first seal in a
+ * fresh page costs several times the later ones. Never throws; the result is discarded.
+ */
+export async function warmUp(): Promise<void> {
+  const blank = {
+    id: '',
+    name: '',
+    contact: '',
+    project_type: null,
+    budget: null,
+    message: '',
+    user_agent: '',
+    submitted_at: '',
+  }
+  await sealSubmission(blank, [WARM_UP_RECIPIENT]).catch(() => undefined)
+}
