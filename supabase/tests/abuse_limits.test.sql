@@ -6,7 +6,7 @@
 -- rows of the next by statement_timestamp(), and now() is the same for the whole test.
 begin;
 
-select plan(48);
+select plan(49);
 
 create function pg_temp.armor() returns text language sql immutable as $$
   select E'-----BEGIN AGE ENCRYPTED FILE-----\n'
@@ -215,6 +215,15 @@ select lives_ok(
   $$ insert into public.contact_submissions (id, sealed, key_id)
      select gen_random_uuid(), pg_temp.armor(), 'a49fab8f38573ef6' from generate_series(1, 3) $$,
   'nor are the owner''s multi-row inserts'
+);
+
+-- The purge trims events older than 24 hours even when no insert comes to do it.
+insert into private.contact_rate_events (at, bucket) values (now() - interval '25 hours', null), (now() - interval '23 hours', null);
+select private.purge_contact_submissions();
+select is(
+  (select count(*)::int from private.contact_rate_events where at < now() - interval '1 hour'),
+  1,
+  'the purge deletes rate events older than 24 hours (and keeps the 23-hour-old one)'
 );
 
 -- ---------------------------------------------------------------- anon sees none of it
