@@ -1,6 +1,6 @@
 import { defineConfig, devices } from '@playwright/test'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium'
-import { E2E_API_PORT, E2E_BUILD_DIR, E2E_DB_PORT, E2E_SITE_PORT } from './support/ports'
+import { E2E_API_PORT, E2E_BACKEND_DIR, E2E_BUILD_DIR, E2E_DB_PORT, E2E_SITE_PORT } from './support/ports'
 
 /**
  * Browser tests run in Debian's Chromium (never a downloaded browser) against the built site,
@@ -34,14 +34,17 @@ export default defineConfig({
     },
     {
       // The local backend, as `npm start` runs it (embedded PGlite, wire port for the tests to read
-      // rows), on a fresh data directory each run.
-      command: `rm -rf node_modules/.cache/e2e-backend && tsx supabase/local/main.ts`,
+      // rows), in the folder `npm run build:e2e` emptied and gave the development identity the
+      // site seals to.
+      command: `tsx supabase/local/main.ts`,
       cwd: '..',
       env: {
         LOCAL_API_PORT: String(E2E_API_PORT),
         LOCAL_DB_PORT: String(E2E_DB_PORT),
-        LOCAL_BACKEND_DIR: 'node_modules/.cache/e2e-backend',
+        LOCAL_BACKEND_DIR: E2E_BACKEND_DIR,
       },
+      // SIGTERM lets it release its folder lock and close the database cleanly.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
       url: `http://127.0.0.1:${E2E_API_PORT}/health`,
       reuseExistingServer: false,
       timeout: 60_000,

@@ -61,19 +61,9 @@ grant usage on schema public to anon, authenticated, service_role;
 create schema if not exists extensions;
 grant usage on schema extensions to anon, authenticated, service_role;
 
--- pgcrypto and uuid-ossp come with every Supabase project. They are optional here: PGlite ships
--- them only as separately loaded bundles, and gen_random_uuid() is core since PostgreSQL 13.
-do $extensions$
-declare
-  wanted text;
-begin
-  foreach wanted in array array['pgcrypto', 'uuid-ossp'] loop
-    if exists (select from pg_catalog.pg_available_extensions where name = wanted) then
-      execute format('create extension if not exists %I with schema extensions', wanted);
-    end if;
-  end loop;
-end
-$extensions$;
+-- pgcrypto comes with every Supabase project and the migrations use it (digest, hmac, random
+-- bytes). The local backend loads PGlite's pgcrypto bundle; PostgreSQL ships it in contrib.
+create extension if not exists pgcrypto with schema extensions;
 
 -- The helpers RLS policies call. They read the GUCs PostgREST sets in each request's transaction
 -- (request.jwt.claims, and the older per-claim request.jwt.claim.*), exactly as Supabase defines them.
@@ -120,11 +110,11 @@ create or replace function auth.jwt() returns jsonb
     )::jsonb
 $$;
 
--- Where applied migrations are recorded, in the Supabase CLI's shape, so that `supabase migration
--- list` / `db push` semantics carry over: one row per file version, with its statements.
+-- Where applied migrations are recorded, in the Supabase CLI's shape (one row per file version),
+-- so `supabase migration list` / `db push` semantics carry over. The CLI also keeps each
+-- migration's statements there; nothing here reads them, so they are not stored.
 create schema if not exists supabase_migrations;
 create table if not exists supabase_migrations.schema_migrations (
   version text not null primary key
 );
-alter table supabase_migrations.schema_migrations add column if not exists statements text[];
 alter table supabase_migrations.schema_migrations add column if not exists name text;

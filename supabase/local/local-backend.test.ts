@@ -1,24 +1,42 @@
 // @vitest-environment node
-import { randomUUID } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startLocalBackend, type LocalBackend } from './local-backend'
+import { ensureDevIdentity } from './dev-identity'
+import { startLocalBackend, type LocalBackend, type LocalBackendOptions } from './local-backend'
+import { localDatabaseUrl } from './local-connection'
 import { migrate } from './migrations'
+import { backendPaths } from './paths'
+import { registerTestKey } from './test-support'
 
-/** The embedded database's life outside a single request: persistence, locking, the wire port. */
+/** The backend's life outside a single request: its folder, lock, timers and the wire port. */
 
-const row = (name = 'Ada') => ({
-  id: randomUUID(),
-  name,
-  contact: 'ada@example.com',
-  project_type: null,
-  budget: null,
-  message: 'Hello',
-  user_agent: 'local-backend test',
+const toClose: (() => Promise<unknown>)[] = []
+afterEach(async () => {
+  for (const close of toClose.splice(0).reverse()) await close().catch(() => {})
 })
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'local-backend-test-'))
+  toClose.push(() => rm(dir, { recursive: true, force: true }))
+  return dir
+}
+
+async function start(options: LocalBackendOptions): Promise<LocalBackend> {
+  const backend = await startLocalBackend({ apiPort: 0, dbPort: null, ...options })
+  toClose.push(() => backend.close())
+  return backend
+}
+
+async function connect(url: string | null): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url ?? '' })
+  await client.connect()
+  client.on('error', () => {})
+  toClose.push(() => client.end())
+  return client
+}
 
 function insert(backend: LocalBackend, body: unknown) {
   return fetch(`${backend.url}/rest/v1/contact_submissions`, {
@@ -28,173 +46,119 @@ function insert(backend: LocalBackend, body: unknown) {
   })
 }
 
-const toClose: (() => Promise<void>)[] = []
-afterEach(async () => {
-  for (const close of toClose.splice(0).reverse()) await close()
-})
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'local-backend-test-'))
-  toClose.push(() => rm(dir, { recursive: true, force: true }))
-  return join(dir, 'db')
-}
-
-async function start(options: Parameters<typeof startLocalBackend>[0]): Promise<LocalBackend> {
-  const backend = await startLocalBackend({ apiPort: 0, dbPort: null, ...options })
-  let closed = false
-  toClose.push(async () => {
-    if (!closed) await backend.close()
-  })
-  const close = backend.close
-  return {
-    ...backend,
-    close: async () => {
-      closed = true
-      await close()
-    },
-  }
-}
-
-describe('the embedded database', () => {
-  it('keeps submissions across restarts and applies each migration once', async () => {
-    const dataDir = await tempDir()
-    const first = await start({ dataDir })
+describe('the backend folder', () => {
+  it('keeps rows across restarts, applies each migration once and registers the development key', async () => {
+    const backendDir = await tempDir()
+    const first = await start({ backendDir })
     expect(first.migrations.applied.length).toBeGreaterThan(0)
-    const submitted = row()
-    expect((await insert(first, submitted)).status).toBe(201)
+    const { recipient } = await ensureDevIdentity(backendDir)
+    const keys = await first.db.query('select label, status from private.submission_keys where $1 = any (recipients)', [recipient])
+    expect(keys).toEqual([{ label: 'local development', status: 'active' }])
+    const sent = (await registerTestKey(first.db)).sealedRow()
+    expect((await insert(first, sent)).status).toBe(201)
     await first.close()
 
-    const second = await start({ dataDir })
-    expect(second.migrations).toEqual({
-      applied: [],
-      alreadyApplied: first.migrations.applied.length,
-    })
-    const rows = await second.db.query<{ id: string }>('select id from public.contact_submissions')
-    expect(rows).toEqual([{ id: submitted.id }])
+    const second = await start({ backendDir })
+    expect(second.migrations).toEqual({ applied: [], alreadyApplied: first.migrations.applied.length })
+    expect(await second.db.query('select id from public.contact_submissions')).toEqual([{ id: sent.id }])
   }, 60_000)
 
-  it('refuses to open a data directory another backend is using', async () => {
-    const dataDir = await tempDir()
-    await start({ dataDir })
-    await expect(start({ dataDir })).rejects.toThrow(/is in use by process/)
+  it('refuses a second backend on the same folder, with a clear message', async () => {
+    const backendDir = await tempDir()
+    await start({ backendDir })
+    await expect(start({ backendDir })).rejects.toThrow(/Another local backend is using .* Stop it first/)
   }, 60_000)
 
-  it('records applied migrations where the Supabase CLI does', async () => {
-    const backend = await start({ dataDir: 'memory' })
-    const recorded = await backend.db.query<{
-      version: string
-      name: string
-      statements: string[]
-    }>(
-      'select version, name, statements from supabase_migrations.schema_migrations order by version',
+  it('purges at start: a row completed long ago is gone after a restart', async () => {
+    const backendDir = await tempDir()
+    const first = await start({ backendDir, dbPort: 0 })
+    const staff = await connect(first.dbUrl)
+    const { rows } = await staff.query<{ id: string }>(
+      `insert into public.contact_submissions (name, contact, message, status, created_at)
+       values ('Old client', 'old@example.com', 'Finished project', 'completed', now() - interval '200 days')
+       returning id`,
     )
-    expect(recorded.map((migration) => `${migration.version}_${migration.name}`)).toEqual(
-      backend.migrations.applied,
-    )
-    expect(recorded[0]?.statements[0]).toMatch(/create table public\.contact_submissions/)
+    await staff.end()
+    await first.close()
+
+    const second = await start({ backendDir })
+    expect(await second.db.query('select id from public.contact_submissions where id = $1', [rows[0]?.id])).toEqual([])
   }, 60_000)
-  it('takes the Supabase baseline (bootstrap.sql) again and again, with the roles and auth helpers', async () => {
-    const backend = await start({ dataDir: 'memory' })
-    await expect(migrate(backend.db)).resolves.toEqual({
-      applied: [],
-      alreadyApplied: backend.migrations.applied.length,
-    })
+
+  it('takes the Supabase baseline (bootstrap.sql) again and again', async () => {
+    const backend = await start({ backendDir: 'memory' })
+    await expect(migrate(backend.db)).resolves.toEqual({ applied: [], alreadyApplied: backend.migrations.applied.length })
     const roles = await backend.db.query(
-      `select rolname, rolcanlogin, rolinherit, rolbypassrls from pg_roles
+      `select rolname, rolcanlogin, rolbypassrls from pg_roles
         where rolname in ('anon', 'authenticated', 'service_role', 'authenticator') order by rolname`,
     )
     expect(roles).toEqual([
-      { rolname: 'anon', rolcanlogin: false, rolinherit: false, rolbypassrls: false },
-      { rolname: 'authenticated', rolcanlogin: false, rolinherit: false, rolbypassrls: false },
-      { rolname: 'authenticator', rolcanlogin: true, rolinherit: false, rolbypassrls: false },
-      { rolname: 'service_role', rolcanlogin: false, rolinherit: false, rolbypassrls: true },
+      { rolname: 'anon', rolcanlogin: false, rolbypassrls: false },
+      { rolname: 'authenticated', rolcanlogin: false, rolbypassrls: false },
+      { rolname: 'authenticator', rolcanlogin: true, rolbypassrls: false },
+      { rolname: 'service_role', rolcanlogin: false, rolbypassrls: true },
     ])
-    const helpers = await backend.db.transaction(async (tx) => {
-      await tx.query(`select set_config('request.jwt.claims', $1, true)`, [
-        JSON.stringify({
-          role: 'authenticated',
-          sub: '3f1c6a1e-8c53-4f4e-9a7e-1b2f3c4d5e6f',
-          email: 'ada@example.com',
-        }),
-      ])
-      await tx.exec('set local role authenticated')
-      return tx.query(
-        'select auth.role() as role, auth.uid() as uid, auth.email() as email, auth.jwt() ->> $1 as sub',
-        ['sub'],
-      )
-    })
-    expect(helpers).toEqual([
-      {
-        role: 'authenticated',
-        uid: '3f1c6a1e-8c53-4f4e-9a7e-1b2f3c4d5e6f',
-        email: 'ada@example.com',
-        sub: '3f1c6a1e-8c53-4f4e-9a7e-1b2f3c4d5e6f',
-      },
+    expect(await backend.db.query(`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pgcrypto'`)).toEqual([
+      { schema: 'extensions' },
     ])
   }, 60_000)
 })
 
-describe('the wire-protocol port', () => {
-  it('lets a PostgreSQL client read the rows the API inserted', async () => {
-    const backend = await start({ dataDir: 'memory', dbPort: 0 })
-    expect(backend.dbUrl).toBe(
-      `postgresql://postgres:postgres@127.0.0.1:${backend.dbPort}/postgres`,
-    )
-    const submitted = row('Grace')
-    expect((await insert(backend, submitted)).status).toBe(201)
-
-    const client = new pg.Client({ connectionString: backend.dbUrl ?? '' })
-    await client.connect()
-    toClose.push(() => client.end())
-    const result = await client.query(
-      'select name, current_user as reader from public.contact_submissions',
-    )
-    expect(result.rows).toEqual([{ name: 'Grace', reader: 'postgres' }])
+describe('staff tools find this checkout’s database', () => {
+  it('localDatabaseUrl() gives the running backend’s wire URL, and a clear error once it stops', async () => {
+    const backendDir = await tempDir()
+    const backend = await start({ backendDir, dbPort: 0 })
+    await expect(localDatabaseUrl(backendDir)).resolves.toBe(backend.dbUrl)
+    await backend.close()
+    await expect(localDatabaseUrl(backendDir)).rejects.toThrow(`No local backend is running for ${backendDir}`)
   }, 60_000)
 
-  it('keeps a client transaction and an API request apart (PGlite has a single session)', async () => {
-    const backend = await start({ dataDir: 'memory', dbPort: 0 })
-    const client = new pg.Client({ connectionString: backend.dbUrl ?? '' })
-    await client.connect()
-    toClose.push(() => client.end())
+  it('refuses a port that answers for another backend folder', async () => {
+    const backendDir = await tempDir()
+    const backend = await start({ backendDir, dbPort: 0 })
+    const other = await start({ backendDir: await tempDir(), dbPort: 0 })
+    const { connectionFile } = backendPaths(backendDir)
+    const info = JSON.parse(await readFile(connectionFile, 'utf8')) as Record<string, unknown>
+    await writeFile(connectionFile, JSON.stringify({ ...info, url: other.dbUrl }))
+    await expect(localDatabaseUrl(backendDir)).rejects.toThrow(`${other.dbUrl} answers, but it is not the backend of`)
+    expect(backend.dbUrl).not.toBe(other.dbUrl)
+  }, 60_000)
+})
 
-    await client.query('begin')
-    await client.query(
-      `insert into public.contact_submissions (name, contact, message) values ('Staff test', 'staff', 'rolled back')`,
-    )
-    // The API request waits for the client's transaction instead of running inside it…
-    let settled = false
-    const request = insert(backend, row('Visitor')).then((response) => {
-      settled = true
-      return response
-    })
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    expect(settled).toBe(false)
-    await client.query('rollback')
-
-    // …so rolling the client back does not take the visitor's row with it.
-    expect((await request).status).toBe(201)
-    const names = await backend.db.query<{ name: string }>(
-      'select name from public.contact_submissions',
-    )
-    expect(names).toEqual([{ name: 'Visitor' }])
+describe('psql on the wire port cannot change the API’s session (PGlite has one)', () => {
+  it('a session setting made in psql does not reach the next request', async () => {
+    const backend = await start({ backendDir: 'memory', dbPort: 0 })
+    const { sealedRow } = await registerTestKey(backend.db)
+    const psql = await connect(backend.dbUrl)
+    await psql.query('set default_transaction_read_only = on')
+    await psql.query(`set session_replication_role = replica`)
+    expect((await insert(backend, sealedRow())).status).toBe(201)
   }, 60_000)
 
-  it('never runs a client statement inside a transaction of the backend', async () => {
-    const backend = await start({ dataDir: 'memory', dbPort: 0 })
-    const client = new pg.Client({ connectionString: backend.dbUrl ?? '' })
-    await client.connect()
-    toClose.push(() => client.end())
+  it('an open psql transaction is rolled back and its connection closed, instead of inserts hanging', async () => {
+    const backend = await start({ backendDir: 'memory', dbPort: 0 })
+    const { sealedRow } = await registerTestKey(backend.db)
+    const psql = await connect(backend.dbUrl)
+    await psql.query('begin')
+    await psql.query(`insert into public.contact_submissions (name, contact, message) values ('Staff', 'staff', 'draft')`)
 
-    // A transaction as anon that stays open across an await, as a request's does between statements.
+    const started = Date.now()
+    expect((await insert(backend, sealedRow())).status).toBe(201)
+    expect(Date.now() - started).toBeLessThan(5_000)
+    await expect(psql.query('commit')).rejects.toThrow()
+    expect(await backend.db.query(`select name from public.contact_submissions where name = 'Staff'`)).toEqual([])
+  }, 60_000)
+
+  it('never runs a psql statement inside a transaction of the backend', async () => {
+    const backend = await start({ backendDir: 'memory', dbPort: 0 })
+    const psql = await connect(backend.dbUrl)
     let clientQuery: Promise<pg.QueryResult> | undefined
     await backend.db.transaction(async (tx) => {
       await tx.exec('set local role anon')
-      clientQuery = client.query('select current_user as reader')
+      clientQuery = psql.query('select current_user as reader')
       await new Promise((resolve) => setTimeout(resolve, 300))
       await tx.query('select 1')
     })
-    // Had it run inside that transaction, the client would have been anon.
     expect((await clientQuery)?.rows).toEqual([{ reader: 'postgres' }])
   }, 60_000)
 })

@@ -1,47 +1,48 @@
+import { randomUUID } from 'node:crypto'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
-import { once } from 'node:events'
-import { apiKeysFor, DEMO_JWT_SECRET } from './api-keys'
-import { createApiServer } from './api-server'
-import { lockDataDir, type DataDirLock } from './data-dir-lock'
-import type { Database } from './database'
+import { serve } from '@hono/node-server'
+import lockfile from 'proper-lockfile'
+import { openPgliteDatabase, openPostgresDatabase, type Database } from './database'
+import { ensureDevIdentity } from './dev-identity'
+import { INSTANCE_SETTING, type ConnectionInfo } from './local-connection'
 import { migrate, type MigrationReport } from './migrations'
-import { dataDirIn, DEFAULT_BACKEND_DIR } from './paths'
-import { openPgliteDatabase } from './pglite-database'
-import { openPostgresDatabase } from './postgres-database'
-import { loadSchemaCache } from './schema-cache'
-import { startWireServer, type WireServer } from './wire-server'
+import { backendPaths } from './paths'
+import { createRestApi, DEMO_JWT_SECRET, signApiKeys } from './rest-api'
+import { createAlertForwarder } from './staff-alerts'
 
 /**
- * The local stand-in for the hosted Supabase project: the REST insert endpoint on the gateway's
- * port, over an embedded PostgreSQL (PGlite) or a real one, with the project's migrations applied.
- * Everything binds 127.0.0.1 only.
+ * The local stand-in for the hosted Supabase project: the REST insert on the gateway's port, over
+ * the embedded PGlite or a real PostgreSQL, with the project's migrations applied, and the jobs
+ * Supabase runs with pg_cron and pg_net (purge, overdue alerts, staff alert webhook).
  */
 
 export const DEFAULT_API_PORT = 54321
 export const DEFAULT_DB_PORT = 54322
+const HOUR = 60 * 60 * 1000
 
 export type LocalBackendOptions = {
-  /** HTTP port; 0 picks a free one. Default 54321, the Supabase API gateway's local port. */
+  /** HTTP port; 0 picks a free one. */
   apiPort?: number
-  /** Wire-protocol port of the embedded database; 0 picks a free one; null serves none.
-   * Default 54322. Ignored with `databaseUrl` (that server has its own). */
+  /** Wire-protocol port of the embedded database; 0 picks a free one; null serves none. */
   dbPort?: number | null
-  /** Embedded database directory, or 'memory' for a throwaway one. Default .local-backend/db. */
-  dataDir?: string | 'memory'
-  /** Use this PostgreSQL instead of the embedded database. */
+  /** State folder (database, lock, dev identity), or 'memory' for a throwaway database. */
+  backendDir?: string
+  /** Use this PostgreSQL instead of the embedded database (no wire port, no lock then). */
   databaseUrl?: string
-  /** HS256 secret that signs the API keys. Default: the Supabase CLI's local demo secret. */
   jwtSecret?: string
+  staffAlertWebhookUrl?: string
+  staffAlertWebhookSecret?: string
+  /** How long to wait for another backend's lock to be released or go stale (a killed one's). */
+  lockWaitMs?: number
+  /** The lock was taken away (its folder deleted, or another process broke it): stop writing. */
+  onLockLost?: (error: Error) => void
   log?: (line: string) => void
 }
 
 export type LocalBackend = {
-  /** Base URL for createClient(url, anonKey). */
   url: string
-  apiPort: number
-  /** Wire-protocol address of the embedded database, when served. */
   dbUrl: string | null
-  dbPort: number | null
   /** The database itself, as superuser: for tests to read and clean rows. */
   db: Database
   anonKey: string
@@ -50,65 +51,109 @@ export type LocalBackend = {
   close(): Promise<void>
 }
 
+export class BackendInUseError extends Error {}
+
+/** Runs `sql` now and every `everyMs`, if the function it calls exists (a migration brings it). */
+function schedule(db: Database, procedure: string, everyMs: number, log: (line: string) => void) {
+  const run = async () => {
+    try {
+      const [found] = await db.query<{ ok: boolean }>('select to_regprocedure($1) is not null as ok', [`${procedure}(timestamptz)`])
+      if (!found?.ok) return
+      const [result] = await db.query<{ n: number }>(`select ${procedure}() as n`)
+      if (result?.n) log(`${procedure}(): ${result.n}`)
+    } catch (error) {
+      log(`${procedure}() failed: ${(error as Error).message}`)
+    }
+  }
+  const timer = setInterval(run, everyMs)
+  timer.unref()
+  return { first: run(), stop: () => clearInterval(timer) }
+}
+
 export async function startLocalBackend(options: LocalBackendOptions = {}): Promise<LocalBackend> {
-  const jwtSecret = options.jwtSecret ?? DEMO_JWT_SECRET
-  // Resources opened so far, closed in reverse order by close() or when start-up fails.
-  const cleanups: (() => Promise<void>)[] = []
+  const log = options.log ?? (() => {})
+  const cleanups: (() => Promise<unknown>)[] = []
   const closeAll = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {})
   }
-
   try {
+    const inMemory = options.backendDir === 'memory'
+    const paths = backendPaths(inMemory ? undefined : options.backendDir)
+    const instanceId = randomUUID()
     let db: Database
-    let wire: WireServer | null = null
+    let dbUrl: string | null = null
     if (options.databaseUrl) {
       db = await openPostgresDatabase(options.databaseUrl)
       cleanups.push(() => db.close())
     } else {
-      const dataDir = options.dataDir ?? dataDirIn(DEFAULT_BACKEND_DIR)
-      if (dataDir !== 'memory') {
-        const lock: DataDirLock = await lockDataDir(dataDir)
-        cleanups.push(() => lock.release())
+      if (!inMemory) {
+        await mkdir(paths.dir, { recursive: true })
+        // An exclusive lock (an atomic mkdir, refreshed every 2 s) held for the process's life.
+        const release = await lockfile
+          .lock(paths.dir, {
+            lockfilePath: paths.lockFile,
+            stale: 10_000,
+            update: 2_000,
+            retries: { retries: Math.ceil((options.lockWaitMs ?? 0) / 1000), minTimeout: 1000, maxTimeout: 1000 },
+            onCompromised: (error) => (options.onLockLost ?? ((e) => log(`lock lost: ${e.message}`)))(error),
+          })
+          .catch((error: NodeJS.ErrnoException) => {
+            if (error.code !== 'ELOCKED') throw error
+            throw new BackendInUseError(
+              `Another local backend is using ${paths.dir} (lock ${paths.lockFile}). Stop it first; ` +
+                'the lock of a backend that was killed expires within 10 seconds.',
+            )
+          })
+        cleanups.push(release)
       }
-      const pglite = await openPgliteDatabase(dataDir)
+      const pglite = await openPgliteDatabase(inMemory ? 'memory' : paths.dataDir, {
+        sessionSettings: { [INSTANCE_SETTING]: instanceId },
+      })
       db = pglite
-      cleanups.push(() => pglite.close())
-      const dbPort = options.dbPort === undefined ? DEFAULT_DB_PORT : options.dbPort
-      if (dbPort !== null) {
-        const started = await startWireServer(pglite, dbPort)
-        wire = started
-        cleanups.push(() => started.stop())
+      cleanups.push(() => db.close())
+      if (options.dbPort !== null) {
+        const wire = await pglite.serveWire(options.dbPort ?? DEFAULT_DB_PORT)
+        dbUrl = wire.url
+        cleanups.push(() => wire.stop())
       }
     }
-
     const migrations = await migrate(db)
-    const schemaCache = await loadSchemaCache(db)
 
-    const server = createApiServer({ db, schemaCache, jwtSecret, log: options.log })
-    server.listen(options.apiPort ?? DEFAULT_API_PORT, '127.0.0.1')
-    await Promise.race([
-      once(server, 'listening'),
-      once(server, 'error').then(([error]) => Promise.reject(error as Error)),
-    ])
-    cleanups.push(async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-      server.closeAllConnections()
-      await closed
-    })
-    const apiPort = (server.address() as AddressInfo).port
-
-    const keys = apiKeysFor(jwtSecret)
-    return {
-      url: `http://127.0.0.1:${apiPort}`,
-      apiPort,
-      dbUrl: wire?.url ?? null,
-      dbPort: wire?.port ?? null,
-      db,
-      anonKey: keys.anonKey,
-      serviceRoleKey: keys.serviceRoleKey,
-      migrations,
-      close: closeAll,
+    if (!inMemory && !options.databaseUrl) {
+      const { recipient } = await ensureDevIdentity(paths.dir)
+      const [found] = await db.query<{ ok: boolean }>(`select to_regprocedure('private.register_submission_key(text[],text)') is not null as ok`)
+      if (found?.ok) await db.query(`select private.register_submission_key(array[$1], 'local development')`, [recipient])
+      else log('warning: private.register_submission_key() is missing; the development key is not registered')
     }
+
+    const forward = createAlertForwarder({ webhookUrl: options.staffAlertWebhookUrl, secret: options.staffAlertWebhookSecret, log })
+    await db.listen('staff_alert', (payload) => void forward(payload))
+    // Supabase runs these with pg_cron; PGlite has none, so the backend does, at start and after.
+    const jobs = [
+      schedule(db, 'private.purge_contact_submissions', HOUR, log),
+      schedule(db, 'private.alert_overdue_submissions', HOUR / 4, log),
+    ]
+    cleanups.push(async () => jobs.forEach((job) => job.stop()))
+    await Promise.all(jobs.map((job) => job.first))
+
+    const keys = await signApiKeys(options.jwtSecret ?? DEMO_JWT_SECRET)
+    const app = createRestApi({ db, jwtSecret: options.jwtSecret ?? DEMO_JWT_SECRET, log })
+    const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+      const started = serve({ fetch: app.fetch, port: options.apiPort ?? DEFAULT_API_PORT, hostname: '127.0.0.1' }, () => resolve(started))
+      started.once('error', reject)
+    })
+    cleanups.push(() => new Promise((resolve) => {
+      server.close(resolve)
+      ;(server as import('node:http').Server).closeAllConnections?.()
+    }))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+
+    if (dbUrl && !inMemory) {
+      const info: ConnectionInfo = { url: dbUrl, instanceId, pid: process.pid }
+      await writeFile(paths.connectionFile, `${JSON.stringify(info)}\n`)
+      cleanups.push(() => rm(paths.connectionFile, { force: true }))
+    }
+    return { url, dbUrl, db, ...keys, migrations, close: closeAll }
   } catch (error) {
     await closeAll()
     throw error

@@ -1,71 +1,84 @@
-import { relative } from 'node:path'
-import { backendOptionsFromEnv, ConfigError } from './env-config'
-import { startLocalBackend } from './local-backend'
-import { REPO_ROOT } from './paths'
+import { BackendInUseError, DEFAULT_API_PORT, DEFAULT_DB_PORT, startLocalBackend } from './local-backend'
+import { backendPaths } from './paths'
 
 /**
- * `npm run backend`: the local stand-in for the Supabase project, configured from the
- * environment (see env-config.ts and README.md). Logs one line per request, never a body.
+ * `npm run backend`: the local stand-in for the Supabase project, configured from the environment
+ * (README.md, Configuration). Logs one line per request, never a body.
  */
 
-async function main(): Promise<void> {
-  const options = backendOptionsFromEnv(process.env)
-  const backend = await startLocalBackend({
-    ...options,
-    log: (line) => console.log(`${new Date().toISOString()} ${line}`),
-  })
+class ConfigError extends Error {}
 
-  const dataDir = options.dataDir ?? ''
-  const shownDir = dataDir.startsWith(REPO_ROOT) ? relative(REPO_ROOT, dataDir) : dataDir
-  const where = options.databaseUrl
-    ? 'PostgreSQL from DATABASE_URL'
-    : `${shownDir} (embedded PGlite)`
+function env(name: string): string | undefined {
+  return process.env[name]?.trim() || undefined
+}
+
+function port(name: string, fallback: number): number {
+  const raw = env(name)
+  if (raw === undefined) return fallback
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new ConfigError(`${name} must be a port number (0-65535), got "${raw}"`)
+  return Number(raw)
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = env('DATABASE_URL')
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL')
+  }
+  const jwtSecret = env('LOCAL_JWT_SECRET')
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    throw new ConfigError('LOCAL_JWT_SECRET must be at least 32 characters long, as Supabase requires')
+  }
+  const dbPortOff = /^(off|none|false)$/i.test(env('LOCAL_DB_PORT') ?? '')
+  const paths = backendPaths(env('LOCAL_BACKEND_DIR'))
+  const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`)
+  const backend = await startLocalBackend({
+    apiPort: port('LOCAL_API_PORT', DEFAULT_API_PORT),
+    dbPort: databaseUrl || dbPortOff ? null : port('LOCAL_DB_PORT', DEFAULT_DB_PORT),
+    backendDir: paths.dir,
+    databaseUrl,
+    jwtSecret,
+    staffAlertWebhookUrl: env('STAFF_ALERT_WEBHOOK_URL'),
+    staffAlertWebhookSecret: env('STAFF_ALERT_WEBHOOK_SECRET'),
+    // A restart right after a kill waits for the dead backend's lock to go stale.
+    lockWaitMs: 12_000,
+    onLockLost: (error) => {
+      console.error(`The lock on ${paths.dir} was lost (${error.message}); stopping so that no two backends write it.`)
+      process.exit(1)
+    },
+    log,
+  })
   console.log(
     [
       'Local Supabase stand-in is running.',
       `  API URL          ${backend.url}  (POST /rest/v1/contact_submissions, GET /health)`,
-      backend.dbUrl ? `  DB URL           ${backend.dbUrl}` : null,
-      `  Database         ${where}`,
+      backend.dbUrl && `  DB URL           ${backend.dbUrl}`,
+      `  Database         ${databaseUrl ? 'PostgreSQL from DATABASE_URL' : `${paths.dataDir} (embedded PGlite)`}`,
       `  Migrations       ${backend.migrations.applied.length} applied now, ${backend.migrations.alreadyApplied} already applied`,
+      `  Staff alerts     ${env('STAFF_ALERT_WEBHOOK_URL') ? 'forwarded to STAFF_ALERT_WEBHOOK_URL' : 'printed here (STAFF_ALERT_WEBHOOK_URL is not set)'}`,
       `  anon key         ${backend.anonKey}`,
       `  service_role key ${backend.serviceRoleKey}`,
       'Press Ctrl+C to stop.',
     ]
-      .filter((line) => line !== null)
+      .filter(Boolean)
       .join('\n'),
   )
 
   let stopping = false
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      console.error(`${signal} again: exiting without a clean shutdown.`)
-      process.exit(1)
-    }
+    if (stopping) process.exit(1)
     stopping = true
     console.log(`${signal}: stopping…`)
-    backend.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('Shutdown failed:', error)
-        process.exit(1)
-      },
-    )
+    backend.close().then(() => process.exit(0), () => process.exit(1))
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    console.error(`Configuration error: ${error.message}`)
-  } else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-    const address = error as NodeJS.ErrnoException & { port?: number }
-    console.error(
-      `Port ${address.port ?? ''} is already in use (is another local backend or \`supabase start\` running?). ` +
-        'Stop it, or set LOCAL_API_PORT / LOCAL_DB_PORT.',
-    )
-  } else {
-    console.error('The local backend could not start:', error)
-  }
+  const { code, port: busyPort } = error as NodeJS.ErrnoException & { port?: number }
+  if (error instanceof ConfigError || error instanceof BackendInUseError) console.error(error.message)
+  else if (code === 'EADDRINUSE') {
+    console.error(`Port ${busyPort ?? ''} is already in use (another local backend, or \`supabase start\`?). Stop it, or set LOCAL_API_PORT / LOCAL_DB_PORT.`)
+  } else console.error('The local backend could not start:', error)
   process.exit(1)
 })

@@ -4,6 +4,11 @@
 # The port and folders are the ones tests/support/ports.ts names (a shell script cannot import it).
 set -euo pipefail
 export VITE_SUPABASE_URL=http://127.0.0.1:54331
+# The tests' backend folder, fresh each run: the build creates its development identity and seals
+# to it, the backend (tests/playwright.config.ts) registers the same one, and the tests open rows
+# with it.
+export LOCAL_BACKEND_DIR=node_modules/.cache/e2e-backend
+rm -rf "$LOCAL_BACKEND_DIR"
 build() {
   vite build --ssr src/app/entry-prerender.tsx --logLevel warn
   vite build --outDir "$1" --logLevel warn

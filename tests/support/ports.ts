@@ -9,6 +9,8 @@ export const E2E_API_PORT = 54331
 export const E2E_API_URL = `http://127.0.0.1:${E2E_API_PORT}`
 export const E2E_DB_PORT = 54332
 export const E2E_DB_URL = wireUrl(E2E_DB_PORT)
+/** The e2e backend's folder (database, lock, development identity), emptied by `npm run build:e2e`. */
+export const E2E_BACKEND_DIR = 'node_modules/.cache/e2e-backend'
 
 /**
  * The builds the browser tests serve, relative to the repository root, as

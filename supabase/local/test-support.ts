@@ -1,0 +1,48 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import { Encrypter, armor, generateX25519Identity, identityToRecipient } from 'age-encryption'
+import pg from 'pg'
+import type { Queryable } from './database'
+
+/** Test helpers shared by the suites of this package (not loaded by the backend itself). */
+
+/** A recipient registered as the active submission key, and a row sealed to it the way the browser seals. */
+export async function registerTestKey(db: Queryable) {
+  const identity = await generateX25519Identity()
+  const recipient = await identityToRecipient(identity)
+  const [row] = await db.query<{ key_id: string }>(
+    `select private.register_submission_key(array[$1], 'contract tests') as key_id`,
+    [recipient],
+  )
+  const encrypter = new Encrypter()
+  encrypter.addRecipient(recipient)
+  // The content does not matter to the backend: it only ever sees the armor.
+  const sealed = armor.encode(await encrypter.encrypt(randomBytes(1024)))
+  return {
+    identity,
+    keyId: row?.key_id ?? '',
+    sealedRow: (overrides: Record<string, unknown> = {}) => ({ id: randomUUID(), key_id: row?.key_id, sealed, ...overrides }),
+  }
+}
+
+/**
+ * A throwaway database on the local PostgreSQL 15 (TEST_POSTGRES_URL; its user must create
+ * databases and roles), dropped afterwards. Fails loudly: these suites must not silently skip.
+ */
+export async function createThrowawayDatabase(serverUrl = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres') {
+  const admin = new pg.Client({ connectionString: serverUrl })
+  await admin.connect().catch((error: Error) => {
+    throw new Error(`PostgreSQL is not reachable at ${serverUrl} (${error.message}). Start it (\`pg_ctlcluster 15 main start\`) or set TEST_POSTGRES_URL.`)
+  })
+  const name = `local_backend_test_${Date.now()}_${randomBytes(4).toString('hex')}`
+  await admin.query(`create database "${name}"`).finally(() => admin.end())
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: serverUrl })
+      await client.connect()
+      await client.query(`drop database if exists "${name}" with (force)`).finally(() => client.end())
+    },
+  }
+}
