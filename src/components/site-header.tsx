@@ -3,6 +3,7 @@ import { Link, NavLink, useLocation } from 'react-router-dom'
 import { Menu, X } from 'lucide-react'
 import { headerRoutes } from '../config/routes'
 import { site } from '../content/site'
+import { useHydrated } from '../lib/use-hydrated'
 import { actionClasses, SmartLink } from './action-link'
 import { ChannelIcon } from './channel-icon'
 import { Wordmark } from './wordmark'
@@ -12,36 +13,91 @@ const navLinkClasses = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'text-mint' : 'text-muted hover:text-text'
   }`
 
+const supportsPopover = () => typeof HTMLElement !== 'undefined' && 'showPopover' in HTMLElement.prototype
+
+function isSheetOpen(sheet: HTMLElement): boolean {
+  return sheet.hasAttribute('data-open') || (supportsPopover() && sheet.matches(':popover-open'))
+}
+
+/** Engines without popovers: the script opens the sheet by an attribute, and says so the same way. */
+function setFallbackOpen(sheet: HTMLElement, open: boolean): void {
+  sheet.toggleAttribute('data-open', open)
+  sheet.dispatchEvent(new Event('toggle'))
+}
+
+function hideSheet(sheet: HTMLElement | null): void {
+  if (!sheet || !isSheetOpen(sheet)) return
+  if (sheet.hasAttribute('data-open')) setFallbackOpen(sheet, false)
+  else sheet.hidePopover()
+}
+
 /**
- * The fixed header (spec §2, shared frame). On small screens the navigation folds into a menu that
- * toggles, closes on Escape (focus returns to the toggle) and closes when a link is chosen.
+ * The fixed header (spec §2, shared frame). On small screens the navigation is a sheet: a native
+ * popover, so the prerendered page opens and closes it without JavaScript (the button toggles it,
+ * a tap outside or Escape closes it, and choosing a link loads the page). Once hydrated, the script
+ * adds what a sheet needs beyond that: it closes when a link is chosen (client-side navigation),
+ * keeps Tab inside the toggle and the sheet, and says whether it is expanded. CSS locks the page's
+ * scroll while it is open (styles.css, `.menu-sheet`).
  */
 export function SiteHeader() {
   const { pathname } = useLocation()
-  // The menu remembers the address it was opened on: a navigation by any means (a link, the back
-  // button) leaves that address, and so closes it.
-  const [openedOn, setOpenedOn] = useState<string | null>(null)
-  const menuOpen = openedOn === pathname
-  const setMenuOpen = (open: boolean) => setOpenedOn(open ? pathname : null)
+  const hydrated = useHydrated()
+  const [menuOpen, setMenuOpen] = useState(false)
   const toggleRef = useRef<HTMLButtonElement>(null)
+  const sheetRef = useRef<HTMLElement>(null)
   const menuId = useId()
+
+  const closeMenu = () => hideSheet(sheetRef.current)
+
+  // The sheet opens and closes natively; React follows.
+  useEffect(() => {
+    const sheet = sheetRef.current
+    if (!sheet) return
+    const onToggle = () => setMenuOpen(isSheetOpen(sheet))
+    sheet.addEventListener('toggle', onToggle)
+    // The visitor may have opened it before the script arrived.
+    if (isSheetOpen(sheet)) sheet.dispatchEvent(new Event('toggle'))
+    return () => sheet.removeEventListener('toggle', onToggle)
+  }, [])
+
+  // A navigation by any means (a link, the back button) closes it.
+  useEffect(() => hideSheet(sheetRef.current), [pathname])
 
   useEffect(() => {
     if (!menuOpen) return
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return
-      setOpenedOn(null)
-      toggleRef.current?.focus()
+      const sheet = sheetRef.current
+      const toggle = toggleRef.current
+      if (!sheet || !toggle) return
+      if (event.key === 'Escape') {
+        // Native popovers close on Escape by themselves; this covers the fallback, and puts focus
+        // back on the toggle in every engine.
+        hideSheet(sheet)
+        toggle.focus()
+        return
+      }
+      if (event.key !== 'Tab') return
+      // A focus trap over the toggle (which closes the sheet) and the sheet's own links.
+      const stops = [toggle, ...sheet.querySelectorAll<HTMLElement>('a[href], button:not([disabled])')]
+      const at = stops.indexOf(document.activeElement as HTMLElement)
+      const last = stops.length - 1
+      const next = event.shiftKey ? (at <= 0 ? last : at - 1) : at === -1 || at === last ? 0 : at + 1
+      event.preventDefault()
+      stops[next]?.focus()
     }
     document.addEventListener('keydown', onKeyDown)
     return () => document.removeEventListener('keydown', onKeyDown)
   }, [menuOpen])
 
-  const closeMenu = () => setMenuOpen(false)
+  // Where popovers are missing, the script opens the sheet itself.
+  const onToggleClick = () => {
+    const sheet = sheetRef.current
+    if (sheet && !supportsPopover()) setFallbackOpen(sheet, !sheet.hasAttribute('data-open'))
+  }
 
   return (
-    <header className="fixed inset-x-0 top-0 z-40 border-b border-line bg-ink/85 backdrop-blur-md">
-      <div className="mx-auto flex h-header max-w-6xl items-center justify-between gap-4 px-5 sm:px-8">
+    <header className="fixed inset-x-0 top-0 z-40 border-b border-line bg-ink/85 pt-[var(--safe-top)] backdrop-blur-md">
+      <div className="mx-auto flex h-header max-w-6xl items-center justify-between gap-4 pr-[max(1.25rem,var(--safe-right))] pl-[max(1.25rem,var(--safe-left))] sm:pr-[max(2rem,var(--safe-right))] sm:pl-[max(2rem,var(--safe-left))]">
         <Link to="/" className="shrink-0 rounded-md" onClick={closeMenu}>
           <Wordmark />
         </Link>
@@ -75,23 +131,21 @@ export function SiteHeader() {
           <button
             ref={toggleRef}
             type="button"
+            popovertarget={menuId}
             className="inline-flex size-11 items-center justify-center rounded-full border border-line text-text lg:hidden"
-            aria-expanded={menuOpen}
+            // Before hydration the browser itself reports the popover's state; afterwards React does.
+            aria-expanded={hydrated ? menuOpen : undefined}
             aria-controls={menuId}
-            onClick={() => setMenuOpen(!menuOpen)}
+            onClick={onToggleClick}
           >
             <span className="sr-only">Menu</span>
-            {menuOpen ? <X className="size-5" aria-hidden="true" /> : <Menu className="size-5" aria-hidden="true" />}
+            <Menu className="menu-toggle-open size-5" aria-hidden="true" />
+            <X className="menu-toggle-close size-5" aria-hidden="true" />
           </button>
         </div>
       </div>
 
-      <nav
-        id={menuId}
-        aria-label="Mobile"
-        hidden={!menuOpen}
-        className="border-t border-line bg-ink px-5 pt-2 pb-6 lg:hidden"
-      >
+      <nav ref={sheetRef} id={menuId} popover="auto" aria-label="Mobile" className="menu-sheet">
         <ul className="flex flex-col">
           {headerRoutes.map((route) => (
             <li key={route.id}>
