@@ -1,3 +1,4 @@
+import { markOfflineReady } from '../components/offline-ready'
 import { dismissToast, getToasts, showToast } from '../components/toast/toast-store'
 import { appUpdateCopy } from '../content/app-update'
 
@@ -26,9 +27,9 @@ export async function registerServiceWorker(): Promise<void> {
 
   const updateServiceWorker = registerSW({
     immediate: true,
-    onOfflineReady() {
-      showToast({ ...appUpdateCopy.offlineReady, variant: 'success' })
-    },
+    // The first install cached the site. Said quietly in the footer: a notice over the page would
+    // sit on the hero (or the open menu) of a first visit, to say something technical.
+    onOfflineReady: markOfflineReady,
     onNeedRefresh() {
       // vite-plugin-pwa may call this twice for one new worker ("waiting", and "installed" when
       // another tab registered it): one prompt is enough.

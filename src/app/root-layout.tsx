@@ -29,12 +29,12 @@ export function RootLayout() {
     <>
       <a
         href="#main"
-        className="sr-only z-50 rounded-full bg-mint px-4 py-2 font-semibold text-on-accent focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+        className="sr-only z-50 rounded-full bg-mint px-4 py-2 font-semibold text-on-accent focus:not-sr-only focus:fixed focus:top-[calc(0.75rem+var(--safe-top))] focus:left-[calc(0.75rem+var(--safe-left))]"
       >
         Skip to content
       </a>
       <SiteHeader />
-      <main id="main" tabIndex={-1} className="pt-header outline-none">
+      <main id="main" tabIndex={-1} className="pt-[var(--header-offset)] outline-none">
         <RouteErrorBoundary key={pathname}>
           <Suspense fallback={<PageLoading />}>
             <Outlet />

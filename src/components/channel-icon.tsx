@@ -1,6 +1,6 @@
-import { Lock, Mail, MessageCircle, Send, Shield } from 'lucide-react'
+import { CircleCheck, Lock, Mail, MessageCircle, Send, Shield } from 'lucide-react'
 
-const icons = { send: Send, message: MessageCircle, mail: Mail, shield: Shield, lock: Lock }
+const icons = { send: Send, message: MessageCircle, mail: Mail, shield: Shield, lock: Lock, check: CircleCheck }
 
 /**
  * The few icons of the shared frame (header, footer, floating buttons). Kept apart from

@@ -1,9 +1,12 @@
+import { useSyncExternalStore } from 'react'
 import { Link } from 'react-router-dom'
+import { appUpdateCopy } from '../content/app-update'
 import { siteRoutes } from '../config/routes'
 import { footerContent } from '../content/footer'
 import { site } from '../content/site'
 import { SmartLink } from './action-link'
 import { ChannelIcon } from './channel-icon'
+import { isOfflineReady, subscribeToOfflineReady } from './offline-ready'
 import { Wordmark } from './wordmark'
 
 declare const __BUILD_YEAR__: number
@@ -11,12 +14,12 @@ declare const __BUILD_YEAR__: number
 const footerLink = 'inline-flex min-h-11 items-center gap-2 text-muted hover:text-text'
 
 /**
- * The footer: navigation (the only way around on a phone with JavaScript off, where the menu
- * cannot open), the contact channels, a privacy line and the copyright.
+ * The footer: navigation, the contact channels, a privacy line and the copyright. It ends with the
+ * strip the quick-contact buttons own (--bottom-reserve), so its last line scrolls clear of them.
  */
 export function SiteFooter() {
   return (
-    <footer className="border-t border-line bg-surface">
+    <footer className="border-t border-line bg-surface pb-[var(--bottom-reserve)]">
       <div className="mx-auto grid max-w-6xl gap-10 px-5 py-14 sm:grid-cols-2 sm:px-8 lg:grid-cols-4">
         <div className="lg:col-span-2">
           <Link to="/" className="inline-block rounded-md">
@@ -27,6 +30,7 @@ export function SiteFooter() {
             <ChannelIcon name="shield" className="mt-0.5 size-4 shrink-0 text-mint" />
             {footerContent.privacyLine}
           </p>
+          <OfflineReadyLine />
         </div>
 
         <nav aria-labelledby="footer-navigation">
@@ -76,5 +80,29 @@ export function SiteFooter() {
         </p>
       </div>
     </footer>
+  )
+}
+
+const notInPrerender = () => false
+
+/**
+ * The first visit's "Ready to work offline": a polite status line here, away from the page's
+ * heading and the menu, rather than a notice over them. The live region is in the page from the
+ * start, so screen readers hear the line when it appears.
+ */
+function OfflineReadyLine() {
+  const ready = useSyncExternalStore(subscribeToOfflineReady, isOfflineReady, notInPrerender)
+  return (
+    <p role="status" className="mt-4 max-w-sm text-sm text-muted empty:mt-0">
+      {ready && (
+        <span className="flex items-start gap-2">
+          <ChannelIcon name="check" className="mt-0.5 size-4 shrink-0 text-mint" />
+          <span>
+            <span className="font-semibold text-text">{appUpdateCopy.offlineReady.title}.</span>{' '}
+            {appUpdateCopy.offlineReady.description}
+          </span>
+        </span>
+      )}
+    </p>
   )
 }
