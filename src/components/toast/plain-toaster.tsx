@@ -6,6 +6,7 @@ import {
   subscribeToToasts,
   type Toast,
 } from './toast-store'
+import { toastRegionClasses } from './toast-region'
 
 /**
  * The toaster without Radix, for when its chunk cannot load (offline on a first visit, before the
@@ -13,12 +14,13 @@ import {
  */
 export function PlainToaster() {
   const toasts = useSyncExternalStore(subscribeToToasts, getToasts, getToasts)
+  // Replaced toasts are only closed by the store (Radix animates them out first): nothing to animate here.
+  useEffect(() => {
+    toasts.filter((toast) => !toast.open).forEach((toast) => removeToast(toast.id))
+  }, [toasts])
   return (
-    <section
-      aria-label="Notifications"
-      className="fixed top-[calc(var(--spacing-header)+0.75rem)] right-0 z-50 w-full max-w-md p-4"
-    >
-      <ol className="flex flex-col gap-3">
+    <section aria-label="Notifications">
+      <ol className={toastRegionClasses}>
         {toasts
           .filter((toast) => toast.open)
           .map((toast) => (

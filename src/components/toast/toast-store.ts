@@ -2,6 +2,10 @@
  * The toast queue, as plain data with no React and no Radix: any layer (the form, the outbox sync,
  * the PWA update prompt) can call `showToast`, and the Radix toaster is only downloaded once the
  * first toast is shown, keeping it out of the content pages' JavaScript.
+ *
+ * One region, no stale news: a new toast replaces the open ones of its group (by default, toasts
+ * with the same title), and a success clears the errors that were about to pass anyway, so "All
+ * required fields must be filled." never stays above "Message Sent Securely".
  */
 
 export type ToastVariant = 'default' | 'success' | 'destructive'
@@ -20,6 +24,11 @@ export type ToastInput = {
   action?: ToastAction
   /** Milliseconds before it closes itself; `Infinity` keeps it until dismissed. About 5 s by default. */
   duration?: number
+  /**
+   * Toasts about the same thing (say, "contact-submit" for every outcome of pressing Send): a new
+   * one closes the open ones of its group. Without it, the title is the group.
+   */
+  group?: string
 }
 
 export type Toast = ToastInput & { id: number; open: boolean }
@@ -39,10 +48,22 @@ function emit(next: readonly Toast[]) {
   listeners.forEach((listener) => listener())
 }
 
+const groupOf = (toast: ToastInput) => toast.group ?? toast.title
+const passes = (toast: ToastInput) => Number.isFinite(toast.duration ?? DEFAULT_TOAST_DURATION)
+
+/** Whether `earlier` is stale once `next` shows. */
+function supersedes(next: ToastInput, earlier: Toast): boolean {
+  if (groupOf(earlier) === groupOf(next)) return true
+  // Good news ends passing errors (a validation message, a failed try); an error that waits for
+  // the visitor stays.
+  return next.variant === 'success' && earlier.variant === 'destructive' && passes(earlier)
+}
+
 export function showToast(input: ToastInput): number {
   const id = nextId++
   toasterNeeded = true
-  emit(withinLimit([...toasts, { ...input, id, open: true }]))
+  const kept = toasts.map((toast) => (toast.open && supersedes(input, toast) ? { ...toast, open: false } : toast))
+  emit(withinLimit([...kept, { ...input, id, open: true }]))
   return id
 }
 
@@ -52,9 +73,12 @@ export function showToast(input: ToastInput): number {
  */
 function withinLimit(list: Toast[]): Toast[] {
   const next = [...list]
-  while (next.length > MAX_VISIBLE) {
-    const passing = next.findIndex((toast) => Number.isFinite(toast.duration ?? DEFAULT_TOAST_DURATION))
-    next.splice(passing === -1 ? 0 : passing, 1)
+  const open = () => next.filter((toast) => toast.open)
+  while (open().length > MAX_VISIBLE) {
+    const candidates = open()
+    const oldest = candidates.find(passes) ?? candidates[0]
+    if (!oldest) break
+    next.splice(next.indexOf(oldest), 1)
   }
   return next
 }

@@ -8,6 +8,7 @@ import {
   subscribeToToasts,
   type ToastVariant,
 } from './toast-store'
+import { toastRegionClasses } from './toast-region'
 
 const variantClasses: Record<ToastVariant, string> = {
   default: 'border-line',
@@ -34,7 +35,7 @@ export function Toaster() {
             onOpenChange={(open) => (open ? undefined : dismissToast(toast.id))}
             onAnimationEnd={() => (toast.open ? undefined : removeToast(toast.id))}
             data-variant={variant}
-            className={`surface-card relative flex w-full items-start gap-4 border bg-surface-raised p-4 pr-10 shadow-2xl shadow-black/50 ${variantClasses[variant]} data-[state=closed]:animate-[toast-out_150ms_ease-in_forwards] data-[state=open]:animate-[toast-in_200ms_ease-out]`}
+            className={`surface-card relative flex w-full items-start gap-4 border bg-surface-raised p-4 pr-10 text-sm shadow-2xl sm:text-base shadow-black/50 ${variantClasses[variant]} data-[state=closed]:animate-[toast-out_150ms_ease-in_forwards] data-[state=open]:animate-[toast-in_200ms_ease-out]`}
           >
             <div className="grid gap-1">
               <RadixToast.Title className="font-semibold text-text">{toast.title}</RadixToast.Title>
@@ -60,7 +61,7 @@ export function Toaster() {
           </RadixToast.Root>
         )
       })}
-      <RadixToast.Viewport className="fixed top-[calc(var(--spacing-header)+0.75rem)] right-0 z-50 m-0 flex w-full max-w-md list-none flex-col gap-3 p-4 outline-none" />
+      <RadixToast.Viewport className={toastRegionClasses} />
     </RadixToast.Provider>
   )
 }
