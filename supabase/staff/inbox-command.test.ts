@@ -290,6 +290,9 @@ describe('npm run inbox', () => {
     expect((await inbox(['status', ids.dueLater, 'new'])).failure?.message).toContain(
       'Status must be one of responded, engaged, completed, declined.',
     )
+    expect((await inbox(['status', ids.dueLater])).failure?.message).toMatch(
+      /^status takes <ref> <status>\./,
+    )
     expect((await inbox(['show', 'ffffffff'])).failure?.message).toBe(
       'No submission has a reference starting with ffffffff.',
     )

@@ -45,8 +45,18 @@ function parse(argv: string[]): Parsed | null {
   return { command, args, limit, identity: values.identity }
 }
 
-function argumentCount(parsed: Parsed, count: number): void {
-  if (parsed.args.length !== count) throw new UsageError(USAGE)
+const ARGUMENTS: Record<string, string[]> = {
+  list: [],
+  show: ['<ref>'],
+  status: ['<ref>', '<status>'],
+}
+
+function checkArguments(parsed: Parsed): void {
+  const expected = ARGUMENTS[parsed.command] ?? []
+  if (parsed.args.length !== expected.length) {
+    const wanted = expected.length === 0 ? 'no arguments' : expected.join(' ')
+    throw new UsageError(`${parsed.command} takes ${wanted}.\n${USAGE}`)
+  }
 }
 
 /** `npm run inbox`: the staff's view of public.contact_submissions. */
@@ -56,10 +66,10 @@ export async function runInbox(argv: string[], context: InboxContext): Promise<v
     context.output.out(USAGE)
     return
   }
-  if (!['list', 'show', 'status'].includes(parsed.command)) {
+  if (!Object.hasOwn(ARGUMENTS, parsed.command)) {
     throw new UsageError(`Unknown command "${parsed.command}".\n${USAGE}`)
   }
-  argumentCount(parsed, { list: 0, show: 1, status: 2 }[parsed.command] ?? 0)
+  checkArguments(parsed)
   const status = parsed.args[1]
   if (parsed.command === 'status' && !SETTABLE_STATUSES.includes(status as SettableStatus)) {
     throw new UsageError(`Status must be one of ${SETTABLE_STATUSES.join(', ')}.`)
