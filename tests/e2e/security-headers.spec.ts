@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { contentSecurityPolicy, headersFor } from '../../src/build/security-headers'
@@ -34,6 +34,23 @@ test('the policy is the one the issue states, with the Supabase origin the build
   expect(headersFor(SHIPPED, '/')['Content-Security-Policy']).toBe(
     contentSecurityPolicy(E2E_API_URL),
   )
+})
+
+test('no built page holds inline code: every script is a file, no style attribute, element or handler', () => {
+  const pages = readdirSync(E2E_SITE_DIR).filter((name) => name.endsWith('.html'))
+  expect(pages.length).toBeGreaterThanOrEqual(allPages.length)
+  for (const name of pages) {
+    const html = readFileSync(join(E2E_SITE_DIR, name), 'utf8')
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)]
+    expect(scripts.length, name).toBeGreaterThan(0)
+    for (const [tag, attributes, body] of scripts) {
+      // Data blocks never run, so the policy does not cover them (and need not).
+      if (/\btype="application\/(ld\+)?json"/.test(attributes!)) continue
+      expect(attributes, `${name}: ${tag}`).toMatch(/\bsrc="\/[^"]+"/)
+      expect(body, `${name}: ${tag}`).toBe('')
+    }
+    expect(html, name).not.toMatch(/<style\b|\sstyle=|\son[a-z]+=|javascript:/i)
+  }
 })
 
 for (const { path } of allPages) {
