@@ -5,7 +5,7 @@ import { serve } from '@hono/node-server'
 import lockfile from 'proper-lockfile'
 import { openPgliteDatabase, openPostgresDatabase, type Database } from './database'
 import { ensureDevIdentity } from './dev-identity'
-import { INSTANCE_SETTING, type ConnectionInfo } from './local-connection'
+import { INSTANCE_SETTING, LOCK_STALE_MS, type ConnectionInfo } from './local-connection'
 import { migrate, type MigrationReport } from './migrations'
 import { backendPaths } from './paths'
 import { createRestApi, DEMO_JWT_SECRET, signApiKeys } from './rest-api'
@@ -88,12 +88,14 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
     } else {
       if (!inMemory) {
         await mkdir(paths.dir, { recursive: true })
-        // An exclusive lock (an atomic mkdir, refreshed every 2 s) held for the process's life.
+        // An exclusive lock (an atomic mkdir, refreshed every 5 s) held for the process's life. It
+        // goes stale 30 s after a kill -9; PGlite's start can block the event loop for many
+        // seconds on a busy machine, so a shorter threshold would hand the folder to a second one.
         const release = await lockfile
           .lock(paths.dir, {
             lockfilePath: paths.lockFile,
-            stale: 10_000,
-            update: 2_000,
+            stale: LOCK_STALE_MS,
+            update: 5_000,
             retries: { retries: Math.ceil((options.lockWaitMs ?? 0) / 1000), minTimeout: 1000, maxTimeout: 1000 },
             onCompromised: (error) => (options.onLockLost ?? ((e) => log(`lock lost: ${e.message}`)))(error),
           })
@@ -101,7 +103,7 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
             if (error.code !== 'ELOCKED') throw error
             throw new BackendInUseError(
               `Another local backend is using ${paths.dir} (lock ${paths.lockFile}). Stop it first; ` +
-                'the lock of a backend that was killed expires within 10 seconds.',
+                'the lock of a backend that was killed expires within 30 seconds.',
             )
           })
         cleanups.push(release)

@@ -3,6 +3,7 @@ import lockfile from 'proper-lockfile'
 import pg from 'pg'
 import { backendPaths } from './paths'
 
+
 /**
  * Which wire address serves THIS checkout's local database, for staff tools (`npm run inbox`).
  * The backend writes `<backend dir>/connection.json` (URL and a random instance id) and sets the
@@ -13,6 +14,8 @@ import { backendPaths } from './paths'
 export type ConnectionInfo = { url: string; instanceId: string; pid: number }
 
 export const INSTANCE_SETTING = 'local_backend.instance_id'
+/** The backend's folder lock goes stale this long after its holder died without releasing it. */
+export const LOCK_STALE_MS = 30_000
 
 export async function localDatabaseUrl(dir?: string): Promise<string> {
   const paths = backendPaths(dir ?? (process.env.LOCAL_BACKEND_DIR?.trim() || undefined))
@@ -23,7 +26,7 @@ export async function localDatabaseUrl(dir?: string): Promise<string> {
   } catch {
     throw new Error(`${notRunning} (no ${paths.connectionFile}).`)
   }
-  const held = await lockfile.check(paths.dir, { lockfilePath: paths.lockFile, stale: 10_000 }).catch(() => false)
+  const held = await lockfile.check(paths.dir, { lockfilePath: paths.lockFile, stale: LOCK_STALE_MS }).catch(() => false)
   if (!held) throw new Error(`${notRunning}: ${paths.connectionFile} was left by a backend that stopped.`)
 
   const client = new pg.Client({ connectionString: info.url, connectionTimeoutMillis: 3_000 })

@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     staffAlertWebhookUrl: env('STAFF_ALERT_WEBHOOK_URL'),
     staffAlertWebhookSecret: env('STAFF_ALERT_WEBHOOK_SECRET'),
     // A restart right after a kill waits for the dead backend's lock to go stale.
-    lockWaitMs: 12_000,
+    lockWaitMs: 35_000,
     onLockLost: (error) => {
       console.error(`The lock on ${paths.dir} was lost (${error.message}); stopping so that no two backends write it.`)
       process.exit(1)
