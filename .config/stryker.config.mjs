@@ -52,7 +52,16 @@ export default {
   jsonReporter: { fileName: `${REPORT_DIR}/mutation.json` },
   // Stryker works in a copy of the project. Outside the tree, so a half-finished run never leaves
   // a second copy of src/ for ESLint, git or a file watcher to find; one folder per checkout.
-  tempDirName: join(tmpdir(), `stryker-${createHash('sha256').update(process.cwd()).digest('hex').slice(0, 12)}`),
+  tempDirName: join(
+    tmpdir(),
+    `stryker-${createHash('sha256').update(process.cwd()).digest('hex').slice(0, 12)}`,
+  ),
   // Build and test output is not needed in that copy.
-  ignorePatterns: ['/dist', '/test-results', '/playwright-report', '/bench-results', '/.local-backend'],
+  ignorePatterns: [
+    '/dist',
+    '/test-results',
+    '/playwright-report',
+    '/bench-results',
+    '/.local-backend',
+  ],
 }

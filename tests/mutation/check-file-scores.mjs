@@ -28,7 +28,9 @@ function originalText(source, { start, end }) {
 
 const unusedEquivalents = new Set(EQUIVALENT_MUTANTS)
 const rows = []
-for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
+for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a], [b]) =>
+  a.localeCompare(b),
+)) {
   let detected = 0
   let undetected = 0
   let equivalent = 0
@@ -49,7 +51,9 @@ for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a]
       detected += 1
     } else if (UNDETECTED.has(mutant.status)) {
       undetected += 1
-      survivors.push(`  ${file}:${mutant.location.start.line} ${mutant.mutatorName}: ${original} -> ${mutant.replacement}`)
+      survivors.push(
+        `  ${file}:${mutant.location.start.line} ${mutant.mutatorName}: ${original} -> ${mutant.replacement}`,
+      )
     }
   }
   const valid = detected + undetected
@@ -57,10 +61,14 @@ for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a]
   rows.push({ file, score, detected, undetected, equivalent, survivors })
 }
 
-console.log(`\nMutation score per file (bar: ${FILE_THRESHOLD} %; equivalent mutants listed in .config/stryker.config.mjs left out)`)
+console.log(
+  `\nMutation score per file (bar: ${FILE_THRESHOLD} %; equivalent mutants listed in .config/stryker.config.mjs left out)`,
+)
 for (const { file, score, detected, undetected, equivalent } of rows) {
   const mark = score >= FILE_THRESHOLD ? 'ok  ' : 'FAIL'
-  console.log(`${mark} ${score.toFixed(2).padStart(6)} %  ${file}  (caught ${detected}, missed ${undetected}, equivalent ${equivalent})`)
+  console.log(
+    `${mark} ${score.toFixed(2).padStart(6)} %  ${file}  (caught ${detected}, missed ${undetected}, equivalent ${equivalent})`,
+  )
 }
 
 const failing = rows.filter(({ score }) => score < FILE_THRESHOLD)
@@ -69,6 +77,8 @@ for (const { file, survivors } of failing) {
   console.log(survivors.join('\n'))
 }
 for (const entry of unusedEquivalents) {
-  console.log(`\nListed as equivalent but not a surviving mutant (killed now, or the code changed): ${entry.file} ${entry.mutator}: ${entry.original} -> ${entry.replacement}`)
+  console.log(
+    `\nListed as equivalent but not a surviving mutant (killed now, or the code changed): ${entry.file} ${entry.mutator}: ${entry.original} -> ${entry.replacement}`,
+  )
 }
 if (failing.length > 0 || unusedEquivalents.size > 0) process.exit(1)

@@ -1,0 +1,264 @@
+// The real sender against the real supabase-js client, with only `fetch` faked: what goes on the
+// wire, how long it may take, and what a failure of any kind comes to. The classification of each
+// answer is spelled out in submit-contact.test.ts; the cases here are the ones where a wrong answer
+// would lose a message (a wrong "delivered") or park it for good (a wrong "refused").
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Database, SealedRow } from '../../lib/database-types'
+import { failureMessages } from './contact-copy'
+import { classifyInsertAnswer, sendSealed, SEND_TIMEOUT_MS } from './send-to-supabase'
+
+const SUPABASE_URL = 'http://127.0.0.1:54321'
+const row: SealedRow = {
+  id: '3b241101-e2bb-4255-8caf-4136c566a962',
+  key_id: '0123456789abcdef',
+  sealed: '-----BEGIN AGE ENCRYPTED FILE-----\nYWdl\n-----END AGE ENCRYPTED FILE-----\n',
+}
+const PKEY_DUPLICATE = 'duplicate key value violates unique constraint "contact_submissions_pkey"'
+
+type Request = { url: string; init: RequestInit }
+const wire = vi.hoisted(() => {
+  const wire = {
+    requests: [] as { url: string; init: RequestInit }[],
+    answer: (async () => new Response(null, { status: 201 })) as (
+      init: RequestInit,
+    ) => Promise<Response>,
+    /** lib/supabase as the page has it, but with this file's fetch. */
+    client: async () => {
+      const { createClient } = await import('@supabase/supabase-js')
+      return {
+        supabase: createClient<Database>('http://127.0.0.1:54321', 'test-anon-key', {
+          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+          global: {
+            fetch: async (input: RequestInfo | URL, init: RequestInit = {}) => {
+              wire.requests.push({ url: String(input), init })
+              return wire.answer(init)
+            },
+          },
+        }),
+      }
+    },
+  }
+  return wire
+})
+
+vi.mock('../../lib/supabase', wire.client)
+
+function answerWith(status: number, body?: unknown) {
+  wire.answer = async () =>
+    new Response(body === undefined ? null : JSON.stringify(body), {
+      status,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    })
+}
+
+afterEach(() => {
+  wire.requests = []
+  answerWith(201)
+  vi.restoreAllMocks()
+})
+
+describe('sendSealed', () => {
+  it('inserts exactly the sealed row into contact_submissions, asking for nothing back', async () => {
+    answerWith(201)
+    expect(await sendSealed(row)).toEqual({ kind: 'delivered' })
+
+    expect(wire.requests).toHaveLength(1)
+    const [{ url, init }] = wire.requests as [Request]
+    expect(url).toBe(`${SUPABASE_URL}/rest/v1/contact_submissions`)
+    expect(init.method).toBe('POST')
+    expect(JSON.parse(String(init.body))).toStrictEqual(row)
+    // No `.select()`: anon has no SELECT right, and asking for the row back would be refused.
+    expect(new Headers(init.headers).get('Prefer') ?? '').not.toContain('return=representation')
+  })
+
+  it('abandons an insert that hangs past the send timeout, and counts it as no answer', async () => {
+    // The signal the sender asks for, released by the test instead of a 20 s wait.
+    const timeouts: number[] = []
+    const expire = new AbortController()
+    vi.spyOn(AbortSignal, 'timeout').mockImplementation((milliseconds) => {
+      timeouts.push(milliseconds)
+      return expire.signal
+    })
+    wire.answer = (init) =>
+      new Promise((_, reject) => {
+        init.signal?.addEventListener('abort', () =>
+          reject(new DOMException('signal timed out', 'AbortError')),
+        )
+      })
+
+    const sending = sendSealed(row)
+    await vi.waitFor(() => expect(wire.requests).toHaveLength(1))
+    expect(timeouts).toEqual([SEND_TIMEOUT_MS])
+    expire.abort()
+
+    const outcome = await sending
+    expect(outcome).toMatchObject({ kind: 'no-answer', reason: 'noAnswer' })
+    expect(wire.requests[0]?.init.signal?.aborted).toBe(true)
+  })
+
+  it('gives a slow phone connection a fair chance before giving up (at least 10 s, at most a minute)', () => {
+    expect(SEND_TIMEOUT_MS).toBeGreaterThanOrEqual(10_000)
+    expect(SEND_TIMEOUT_MS).toBeLessThanOrEqual(60_000)
+  })
+
+  it('counts a failed fetch (offline, DNS, CORS, reset) as no answer', async () => {
+    wire.answer = async () => Promise.reject(new TypeError('Failed to fetch'))
+    expect(await sendSealed(row)).toMatchObject({
+      kind: 'no-answer',
+      reason: 'noAnswer',
+      detail: expect.stringContaining('HTTP 0'),
+    })
+  })
+
+  it('counts a client that cannot even be loaded (offline before it was cached) as no answer', async () => {
+    vi.resetModules()
+    vi.doMock('../../lib/supabase', () => {
+      throw new TypeError('Failed to fetch dynamically imported module')
+    })
+    const { sendSealed: sendWithoutClient } = await import('./send-to-supabase')
+    const outcome = await sendWithoutClient(row)
+    vi.doMock('../../lib/supabase', wire.client)
+    vi.resetModules()
+    expect(outcome).toMatchObject({ kind: 'no-answer', reason: 'noAnswer' })
+    // The console gets what failed (Vitest wraps the import error in its own words).
+    expect(outcome.kind !== 'delivered' && outcome.detail).toMatch(/\S/)
+  })
+
+  it('reads a replayed id as delivered and a plain 500 as a server error, through the real client', async () => {
+    answerWith(409, { code: '23505', message: PKEY_DUPLICATE, details: null, hint: null })
+    expect(await sendSealed(row)).toEqual({ kind: 'delivered' })
+
+    answerWith(500, { code: 'XX000', message: 'internal error', details: null, hint: null })
+    expect(await sendSealed(row)).toMatchObject({ kind: 'server-error', reason: 'serverError' })
+  })
+})
+
+describe('classifyInsertAnswer: "already delivered" needs all three signs', () => {
+  // Only a 409 with 23505 on the primary key proves that this very row is stored; any one sign
+  // alone could be another refusal (or a proxy's page quoting the name), and reading it as
+  // delivered would drop the visitor's message without a word.
+  it.each([
+    [
+      'the primary key named in a 400',
+      { status: 400, error: { code: '23505', message: PKEY_DUPLICATE } },
+    ],
+    [
+      'the primary key named, another code',
+      { status: 409, error: { code: '23503', message: PKEY_DUPLICATE } },
+    ],
+    ['the primary key named, no code at all', { status: 409, error: { message: PKEY_DUPLICATE } }],
+    [
+      '409 and 23505 without the primary key',
+      { status: 409, error: { code: '23505', message: 'duplicate key value' } },
+    ],
+    ['409 and 23505 with no message', { status: 409, error: { code: '23505' } }],
+    [
+      'the bare name without quotes',
+      { status: 409, error: { code: '23505', message: 'contact_submissions_pkey' } },
+    ],
+  ])('%s is not delivered', (_name, answer) => {
+    expect(classifyInsertAnswer(answer).kind).not.toBe('delivered')
+  })
+
+  it('a 500 naming the primary key is still a server error, retried rather than dropped', () => {
+    expect(
+      classifyInsertAnswer({ status: 500, error: { code: '23505', message: PKEY_DUPLICATE } }).kind,
+    ).toBe('server-error')
+  })
+})
+
+describe('classifyInsertAnswer: retry or refuse', () => {
+  it.each([
+    // 5xx other than the gateways' is the backend's own failure: the outbox retries it.
+    [500, 'server-error'],
+    [501, 'server-error'],
+    [599, 'server-error'],
+    // A redirect reaching the client is not an answer from PostgREST, and not a refusal either.
+    [300, 'refused'],
+    [399, 'refused'],
+    [299, 'no-answer'],
+    [1, 'no-answer'],
+  ] as const)('HTTP %i with an error body is %s', (status, kind) => {
+    expect(classifyInsertAnswer({ status, error: { message: 'x' } }).kind).toBe(kind)
+  })
+
+  it.each([
+    ['413 Payload Too Large', { status: 413, error: { message: '' } }, 'tooLarge'],
+    [
+      '54000 (value too long) under another status',
+      { status: 400, error: { code: '54000', message: 'value too long' } },
+      'tooLarge',
+    ],
+    [
+      'a foreign key failure (23503)',
+      { status: 409, error: { code: '23503', message: 'insert violates foreign key' } },
+      'staleKey',
+    ],
+    [
+      'the trigger naming key_id',
+      { status: 400, error: { code: 'P0001', message: 'unknown or retired key_id' } },
+      'staleKey',
+    ],
+    [
+      'the trigger naming submission_keys',
+      { status: 400, error: { code: 'P0001', message: 'not in private.submission_keys' } },
+      'staleKey',
+    ],
+    ['404 without a code', { status: 404, error: { message: 'Not Found' } }, 'unavailable'],
+    ['405 Method Not Allowed', { status: 405, error: { message: '' } }, 'unavailable'],
+    [
+      'PGRST205 under another status',
+      { status: 400, error: { code: 'PGRST205', message: 'Could not find the table' } },
+      'unavailable',
+    ],
+    ['a 403 without a body', { status: 403, error: {} }, 'notAccepted'],
+  ] as const)('%s is refused for a reason the visitor can act on', (_name, answer, reason) => {
+    expect(classifyInsertAnswer(answer)).toMatchObject({ kind: 'refused', reason })
+  })
+
+  it('a 429 is not a refusal: the visitor is told the server is busy and the row waits', () => {
+    expect(
+      classifyInsertAnswer({ status: 429, error: { code: 'PGRST', message: 'too many' } }),
+    ).toMatchObject({
+      kind: 'no-answer',
+      reason: 'busy',
+    })
+  })
+})
+
+describe('classifyInsertAnswer: the detail for the console', () => {
+  it('names the status, the code when there is one, and the server’s words trimmed', () => {
+    expect(
+      classifyInsertAnswer({ status: 409, error: { code: '23503', message: '  fk failed \n' } }),
+    ).toMatchObject({
+      detail: 'HTTP 409 23503: fk failed',
+    })
+    expect(classifyInsertAnswer({ status: 400, error: { message: 'bad' } })).toMatchObject({
+      detail: 'HTTP 400: bad',
+    })
+    expect(classifyInsertAnswer({ status: 400, error: {} })).toMatchObject({ detail: 'HTTP 400: ' })
+  })
+
+  it('keeps a long server answer (an HTML error page) to its first 300 characters', () => {
+    const page = `<html>${'x'.repeat(1_000)}</html>`
+    const outcome = classifyInsertAnswer({ status: 400, error: { message: page } })
+    expect(outcome.kind !== 'delivered' && outcome.detail).toBe(`HTTP 400: ${page.slice(0, 300)}`)
+  })
+})
+
+describe('what the visitor reads', () => {
+  it('every reason maps to a full sentence, not a code or a blank', () => {
+    for (const sentence of Object.values(failureMessages)) {
+      expect(sentence.trim().length).toBeGreaterThan(15)
+      expect(sentence).toMatch(/^[A-Z][^\n]*[.!]$/)
+      expect(sentence.split(' ').length).toBeGreaterThanOrEqual(4)
+    }
+  })
+
+  it('tells the reasons apart: no two failures read the same', () => {
+    const sentences = Object.entries(failureMessages)
+      .filter(([reason]) => reason !== 'fallback')
+      .map(([, sentence]) => sentence)
+    expect(new Set(sentences).size).toBe(sentences.length)
+  })
+})
