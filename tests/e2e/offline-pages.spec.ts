@@ -1,4 +1,4 @@
-import { siteRoutes } from '../../src/config/routes'
+import { headerRoutes, siteRoutes } from '../../src/config/routes'
 import { outboxCopy } from '../../src/features/contact/contact-copy'
 import { goOffline, waitForOfflineReady } from '../support/offline'
 import { NOT_FOUND_PATH, pageHeading } from '../support/site'
@@ -31,7 +31,7 @@ test('after one visit, every route opens offline by navigation from the header',
   await page.reload()
 
   const nav = page.getByRole('navigation', { name: 'Main' })
-  for (const route of [...siteRoutes].reverse()) {
+  for (const route of [...headerRoutes].reverse()) {
     await nav.getByRole('link', { name: route.navLabel, exact: true }).click()
     await expect(page).toHaveURL(route.path)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(pageHeading[route.id])
