@@ -1,6 +1,12 @@
 import { defineConfig, devices } from '@playwright/test'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium'
-import { E2E_API_PORT, E2E_BACKEND_DIR, E2E_BUILD_DIR, E2E_DB_PORT, E2E_SITE_PORT } from './support/ports'
+import {
+  E2E_API_PORT,
+  E2E_BACKEND_DIR,
+  E2E_BUILD_DIR,
+  E2E_DB_PORT,
+  E2E_SITE_PORT,
+} from './support/ports'
 
 /**
  * Browser tests run in Debian's Chromium (never a downloaded browser) against the built site,

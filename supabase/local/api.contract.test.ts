@@ -25,10 +25,14 @@ const CLI_ANON_KEY =
 const CLI_SERVICE_ROLE_KEY =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU'
 /** Helper D's abuse-limits migration (issue 10): its refusals are proven once it exists. */
-const HAS_LIMITS = readdirSync(MIGRATIONS_DIR).some((file) => /_contact_limits?\b|abuse_limits/.test(file))
+const HAS_LIMITS = readdirSync(MIGRATIONS_DIR).some((file) =>
+  /_contact_limits?\b|abuse_limits/.test(file),
+)
 
 const sign = (claims: Record<string, unknown>, secret = CLI_DEMO_SECRET) =>
-  new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode(secret))
+  new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .sign(new TextEncoder().encode(secret))
 
 const backends = [
   {
@@ -42,10 +46,12 @@ const backends = [
     name: 'PostgreSQL on 127.0.0.1:5432 (throwaway database)',
     async start() {
       const database = await createThrowawayDatabase()
-      const backend = await startLocalBackend({ apiPort: 0, databaseUrl: database.url }).catch(async (error) => {
-        await database.drop()
-        throw error
-      })
+      const backend = await startLocalBackend({ apiPort: 0, databaseUrl: database.url }).catch(
+        async (error) => {
+          await database.drop()
+          throw error
+        },
+      )
       return { backend, stop: async () => (await backend.close(), await database.drop()) }
     },
   },
@@ -89,7 +95,11 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
     })
   }
 
-  async function expectError(response: Response, status: number, expected: Record<string, unknown>) {
+  async function expectError(
+    response: Response,
+    status: number,
+    expected: Record<string, unknown>,
+  ) {
     expect(response.status).toBe(status)
     expect(response.headers.get('content-type')).toBe(JSON_UTF8)
     expect(response.headers.get('access-control-allow-origin')).toBe('*')
@@ -97,7 +107,11 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
   }
 
   const rowCount = async () =>
-    (await backend.db.query<{ n: number }>('select count(*)::int as n from public.contact_submissions'))[0]?.n
+    (
+      await backend.db.query<{ n: number }>(
+        'select count(*)::int as n from public.contact_submissions',
+      )
+    )[0]?.n
 
   describe('success', () => {
     it('answers 201 with an empty body, Content-Range */* and no Content-Type, and stores the sealed row', async () => {
@@ -109,17 +123,24 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
       expect(response.headers.get('content-type')).toBeNull()
       expect(response.headers.get('access-control-allow-origin')).toBe('*')
       expect(response.headers.get('access-control-expose-headers')).toContain('Content-Range')
-      const stored = await backend.db.query('select id, key_id, sealed, status from public.contact_submissions')
+      const stored = await backend.db.query(
+        'select id, key_id, sealed, status from public.contact_submissions',
+      )
       expect(stored).toEqual([{ ...sent, status: 'new' }])
     })
 
     it('signs the Supabase CLI demo keys with the demo secret', () => {
-      expect([backend.anonKey, backend.serviceRoleKey]).toEqual([CLI_ANON_KEY, CLI_SERVICE_ROLE_KEY])
+      expect([backend.anonKey, backend.serviceRoleKey]).toEqual([
+        CLI_ANON_KEY,
+        CLI_SERVICE_ROLE_KEY,
+      ])
     })
 
     it('inserts with only the apikey header, or the key as a URL parameter (the gateway)', async () => {
       expect((await post(row(), { Authorization: null })).status).toBe(201)
-      expect((await post(row(), { apikey: null }, `${TABLE_PATH}?apikey=${backend.anonKey}`)).status).toBe(201)
+      expect(
+        (await post(row(), { apikey: null }, `${TABLE_PATH}?apikey=${backend.anonKey}`)).status,
+      ).toBe(201)
     })
 
     it('ignores an empty Prefer header and honours return=minimal', async () => {
@@ -154,7 +175,8 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
     it('refuses a malformed armor with 400 / 23514', async () => {
       await expectError(await post(row({ sealed: 'hello' })), 400, {
         code: '23514',
-        message: 'new row for relation "contact_submissions" violates check constraint "contact_submissions_sealed_format_check"',
+        message:
+          'new row for relation "contact_submissions" violates check constraint "contact_submissions_sealed_format_check"',
       })
     })
 
@@ -166,7 +188,10 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
 
     it('refuses plaintext columns from anon with 401 / 42501 and WWW-Authenticate: Bearer', async () => {
       const response = await post(row({ name: 'Ada' }))
-      await expectError(response, 401, { code: '42501', message: 'permission denied for table contact_submissions' })
+      await expectError(response, 401, {
+        code: '42501',
+        message: 'permission denied for table contact_submissions',
+      })
       expect(response.headers.get('www-authenticate')).toBe('Bearer')
     })
 
@@ -178,48 +203,56 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
       expect(await rowCount()).toBe(0)
     })
 
-    it.each(['GET', 'PATCH', 'DELETE'])('refuses %s for anon as its grants do (401 / 42501)', async (method) => {
-      const response = await fetch(`${backend.url}${TABLE_PATH}`, {
-        method,
-        headers: { apikey: backend.anonKey, 'Content-Type': 'application/json' },
-        body: method === 'GET' ? null : '{"status":"declined"}',
+    it.each(['GET', 'PATCH', 'DELETE'])(
+      'refuses %s for anon as its grants do (401 / 42501)',
+      async (method) => {
+        const response = await fetch(`${backend.url}${TABLE_PATH}`, {
+          method,
+          headers: { apikey: backend.anonKey, 'Content-Type': 'application/json' },
+          body: method === 'GET' ? null : '{"status":"declined"}',
+        })
+        await expectError(response, 401, {
+          code: '42501',
+          message: 'permission denied for table contact_submissions',
+        })
+      },
+    )
+  })
+
+  describe.runIf(HAS_LIMITS)(
+    'abuse limits (helper D’s migration), answered as PostgREST answers them',
+    () => {
+      beforeAll(async () => {
+        await backend.db.query('update private.contact_limits set network_limit = 2')
       })
-      await expectError(response, 401, { code: '42501', message: 'permission denied for table contact_submissions' })
-    })
+      afterAll(async () => {
+        await backend.db.query('update private.contact_limits set network_limit = 5')
+      })
+      afterEach(async () => {
+        await backend.db.query('delete from private.contact_rate_events')
+      })
 
-  })
+      it('refuses an array insert with 400 (one row per request)', async () => {
+        const response = await post([row(), row()])
+        expect(response.status).toBe(400)
+        expect(await rowCount()).toBe(0)
+      })
 
-  describe.runIf(HAS_LIMITS)('abuse limits (helper D’s migration), answered as PostgREST answers them', () => {
-    beforeAll(async () => {
-      await backend.db.query('update private.contact_limits set network_limit = 2')
-    })
-    afterAll(async () => {
-      await backend.db.query('update private.contact_limits set network_limit = 5')
-    })
-    afterEach(async () => {
-      await backend.db.query('delete from private.contact_rate_events')
-    })
-
-    it('refuses an array insert with 400 (one row per request)', async () => {
-      const response = await post([row(), row()])
-      expect(response.status).toBe(400)
-      expect(await rowCount()).toBe(0)
-    })
-
-    it('answers 429 with Retry-After past the per-network limit, other networks and replays unaffected', async () => {
-      const network = { 'CF-Connecting-IP': '198.51.100.23' }
-      const first = row()
-      expect((await post(first, network)).status).toBe(201)
-      expect((await post(row(), { 'CF-Connecting-IP': '198.51.100.99' })).status).toBe(201)
-      const refused = await post(row(), network)
-      expect(refused.status).toBe(429)
-      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
-      expect(refused.headers.get('access-control-allow-origin')).toBe('*')
-      expect(await refused.json()).toMatchObject({ code: 'contact_network_limit' })
-      expect((await post(row(), { 'CF-Connecting-IP': '203.0.113.50' })).status).toBe(201)
-      expect((await post(first, network)).status).toBe(409)
-    })
-  })
+      it('answers 429 with Retry-After past the per-network limit, other networks and replays unaffected', async () => {
+        const network = { 'CF-Connecting-IP': '198.51.100.23' }
+        const first = row()
+        expect((await post(first, network)).status).toBe(201)
+        expect((await post(row(), { 'CF-Connecting-IP': '198.51.100.99' })).status).toBe(201)
+        const refused = await post(row(), network)
+        expect(refused.status).toBe(429)
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+        expect(refused.headers.get('access-control-allow-origin')).toBe('*')
+        expect(await refused.json()).toMatchObject({ code: 'contact_network_limit' })
+        expect((await post(row(), { 'CF-Connecting-IP': '203.0.113.50' })).status).toBe(201)
+        expect((await post(first, network)).status).toBe(409)
+      })
+    },
+  )
 
   describe('request settings, as PostgREST sets them', () => {
     beforeAll(async () => {
@@ -242,16 +275,23 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
       await backend.db.query('delete from public.request_probe')
     })
     const probe = async () =>
-      (await backend.db.query<{ role: string; headers: Record<string, string>; claims: Record<string, unknown> }>(
-        'select * from public.request_probe',
-      ))[0]
+      (
+        await backend.db.query<{
+          role: string
+          headers: Record<string, string>
+          claims: Record<string, unknown>
+        }>('select * from public.request_probe')
+      )[0]
 
     it('runs as the role of the JWT, with its claims and the lowercased request headers', async () => {
       expect((await post(row(), { 'X-Client-Info': 'supabase-js/2' })).status).toBe(201)
       const seen = await probe()
       expect(seen?.role).toBe('anon')
       expect(seen?.claims).toMatchObject({ role: 'anon', iss: 'supabase-demo' })
-      expect(seen?.headers).toMatchObject({ 'x-client-info': 'supabase-js/2', 'content-type': 'application/json' })
+      expect(seen?.headers).toMatchObject({
+        'x-client-info': 'supabase-js/2',
+        'content-type': 'application/json',
+      })
     })
 
     it('passes cf-connecting-ip through only when the client sent it', async () => {
@@ -276,10 +316,16 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
           for each row execute function public.pgrst_probe();`)
       try {
         const response = await post(row())
-        await expectError(response, 429, { code: 'LIMIT', message: 'Too many submissions', hint: 'Try later' })
+        await expectError(response, 429, {
+          code: 'LIMIT',
+          message: 'Too many submissions',
+          hint: 'Try later',
+        })
         expect(response.headers.get('retry-after')).toBe('120')
       } finally {
-        await backend.db.exec('drop trigger pgrst_probe on public.contact_submissions; drop function public.pgrst_probe();')
+        await backend.db.exec(
+          'drop trigger pgrst_probe on public.contact_submissions; drop function public.pgrst_probe();',
+        )
       }
     })
   })
@@ -312,8 +358,20 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
   describe('JWT (PostgREST)', () => {
     const now = () => Math.floor(Date.now() / 1000)
     it.each([
-      { case: 'an empty bearer token', token: async () => '', code: 'PGRST301', message: 'Empty JWT is sent in Authorization header', details: null },
-      { case: 'a token that is not a JWT', token: async () => 'abc', code: 'PGRST301', message: 'Expected 3 parts in JWT; got 1', details: null },
+      {
+        case: 'an empty bearer token',
+        token: async () => '',
+        code: 'PGRST301',
+        message: 'Empty JWT is sent in Authorization header',
+        details: null,
+      },
+      {
+        case: 'a token that is not a JWT',
+        token: async () => 'abc',
+        code: 'PGRST301',
+        message: 'Expected 3 parts in JWT; got 1',
+        details: null,
+      },
       {
         case: 'a token with a bad signature',
         token: () => sign({ role: 'anon' }, OTHER_SECRET),
@@ -329,7 +387,13 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
         message: 'Wrong or unsupported encoding algorithm',
         details: "JWT is unsecured but expected 'alg' was not 'none'",
       },
-      { case: 'an expired token', token: () => sign({ role: 'anon', exp: now() - 60 }), code: 'PGRST303', message: 'JWT expired', details: null },
+      {
+        case: 'an expired token',
+        token: () => sign({ role: 'anon', exp: now() - 60 }),
+        code: 'PGRST303',
+        message: 'JWT expired',
+        details: null,
+      },
     ])('refuses $case with 401 $code', async ({ token, code, message, details }) => {
       const response = await post(row(), { Authorization: `Bearer ${await token()}` })
       await expectError(response, 401, { code, message, details })
@@ -345,23 +409,34 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
     })
 
     it('refuses a role that does not exist with 401 / 22023', async () => {
-      await expectError(await post(row(), { Authorization: `Bearer ${await sign({ role: 'nobody' })}` }), 401, {
-        code: '22023',
-        message: 'role "nobody" does not exist',
-      })
+      await expectError(
+        await post(row(), { Authorization: `Bearer ${await sign({ role: 'nobody' })}` }),
+        401,
+        {
+          code: '22023',
+          message: 'role "nobody" does not exist',
+        },
+      )
     })
 
     it('refuses a role the API may not switch to (postgres) with 403 / 42501', async () => {
-      await expectError(await post(row(), { Authorization: `Bearer ${await sign({ role: 'postgres' })}` }), 403, {
-        code: '42501',
-        message: 'permission denied to set role "postgres"',
-      })
+      await expectError(
+        await post(row(), { Authorization: `Bearer ${await sign({ role: 'postgres' })}` }),
+        403,
+        {
+          code: '42501',
+          message: 'permission denied to set role "postgres"',
+        },
+      )
     })
 
     it('refuses a signed-in (authenticated) user with 403 / 42501', async () => {
       const token = await sign({ role: 'authenticated', sub: randomUUID() })
       const response = await post(row(), { Authorization: `Bearer ${token}` })
-      await expectError(response, 403, { code: '42501', message: 'permission denied for table contact_submissions' })
+      await expectError(response, 403, {
+        code: '42501',
+        message: 'permission denied for table contact_submissions',
+      })
       expect(response.headers.get('www-authenticate')).toBeNull()
     })
   })
@@ -378,12 +453,18 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
       { case: 'invalid JSON', body: '{"id":' },
       { case: 'an empty body', body: '' },
     ])('refuses $case with PGRST102 Empty or invalid json', async ({ body }) => {
-      await expectError(await post(body), 400, { code: 'PGRST102', message: 'Empty or invalid json' })
+      await expectError(await post(body), 400, {
+        code: 'PGRST102',
+        message: 'Empty or invalid json',
+      })
     })
 
     it('refuses invalid UTF-8 with 400 and stores nothing (no U+FFFD)', async () => {
       const sent = row()
-      const json = JSON.stringify({ ...sent, sealed: `${sent.sealed}\u0000` }).replace('\\u0000', '__')
+      const json = JSON.stringify({ ...sent, sealed: `${sent.sealed}\u0000` }).replace(
+        '\\u0000',
+        '__',
+      )
       const bytes = Buffer.from(json)
       bytes.set([0xc3, 0x28], bytes.indexOf('__'))
       await expectError(await post(bytes), 400, {
@@ -405,9 +486,15 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
 
     it.each([
       { case: 'a JSON string', body: '"hello"' },
-      { case: 'an array of objects with different keys', body: JSON.stringify([{ id: 'a' }, { sealed: 'b' }]) },
+      {
+        case: 'an array of objects with different keys',
+        body: JSON.stringify([{ id: 'a' }, { sealed: 'b' }]),
+      },
     ])('refuses $case with PGRST102 All object keys must match', async ({ body }) => {
-      await expectError(await post(body), 400, { code: 'PGRST102', message: 'All object keys must match' })
+      await expectError(await post(body), 400, {
+        code: 'PGRST102',
+        message: 'All object keys must match',
+      })
     })
 
     it('refuses a body that is not JSON by its Content-Type', async () => {
@@ -440,8 +527,14 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
     })
 
     it('answers a method PostgREST does not know with 405 / PGRST117', async () => {
-      const response = await fetch(`${backend.url}${TABLE_PATH}`, { method: 'PURGE', headers: { apikey: backend.anonKey } })
-      await expectError(response, 405, { code: 'PGRST117', message: 'Unsupported HTTP method: PURGE' })
+      const response = await fetch(`${backend.url}${TABLE_PATH}`, {
+        method: 'PURGE',
+        headers: { apikey: backend.anonKey },
+      })
+      await expectError(response, 405, {
+        code: 'PGRST117',
+        message: 'Unsupported HTTP method: PURGE',
+      })
     })
 
     it('answers paths outside the REST API with a JSON 404', async () => {
@@ -456,12 +549,18 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
       const requested = 'apikey,authorization,content-profile,content-type,prefer,x-client-info'
       const response = await fetch(`${backend.url}${TABLE_PATH}`, {
         method: 'OPTIONS',
-        headers: { Origin: 'http://127.0.0.1:4173', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': requested },
+        headers: {
+          Origin: 'http://127.0.0.1:4173',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': requested,
+        },
       })
       expect(response.ok).toBe(true)
       expect(response.headers.get('access-control-allow-origin')).toBe('*')
       expect(response.headers.get('access-control-allow-headers')).toBe(requested)
-      expect(response.headers.get('access-control-allow-methods')).toBe('GET,HEAD,PUT,PATCH,POST,DELETE,OPTIONS,TRACE,CONNECT')
+      expect(response.headers.get('access-control-allow-methods')).toBe(
+        'GET,HEAD,PUT,PATCH,POST,DELETE,OPTIONS,TRACE,CONNECT',
+      )
       expect(response.headers.get('access-control-allow-credentials')).toBeNull()
     })
 
@@ -482,7 +581,11 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
 
     it('inserts a sealed row: { error: null, status: 201 }, and reports a repeat as 409 / 23505', async () => {
       const sent = row()
-      expect(await client().from('contact_submissions').insert(sent)).toMatchObject({ error: null, data: null, status: 201 })
+      expect(await client().from('contact_submissions').insert(sent)).toMatchObject({
+        error: null,
+        data: null,
+        status: 201,
+      })
       const repeated = await client().from('contact_submissions').insert(sent)
       expect(repeated.status).toBe(409)
       expect(repeated.error?.code).toBe('23505')

@@ -40,18 +40,9 @@ begin
     execute format('alter role %I %s', spec.name, spec.attributes);
   end loop;
 
-  -- PostgREST logs in as authenticator and switches to the role named in the JWT.
-  for spec in select unnest(array['anon', 'authenticated', 'service_role']) as name loop
-    if not exists (
-      select
-      from pg_catalog.pg_auth_members m
-      join pg_catalog.pg_roles granted on granted.oid = m.roleid
-      join pg_catalog.pg_roles member on member.oid = m.member
-      where granted.rolname = spec.name and member.rolname = 'authenticator'
-    ) then
-      execute format('grant %I to authenticator', spec.name);
-    end if;
-  end loop;
+  -- PostgREST logs in as authenticator and switches to the role named in the JWT. Granting again
+  -- is a notice, not an error.
+  grant anon, authenticated, service_role to authenticator;
 end
 $bootstrap$;
 

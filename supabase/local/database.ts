@@ -61,7 +61,8 @@ function storageFault(error: unknown): StorageFaultError | null {
   if (error instanceof StorageFaultError) return error
   const pgError = asPgError(error)
   if (pgError) {
-    const fileError = /^could not (create|open|write|extend|fsync|read|rename|remove|truncate)\b.*(file|directory)/
+    const fileError =
+      /^could not (create|open|write|extend|fsync|read|rename|remove|truncate)\b.*(file|directory)/
     return /^(58|53100)/.test(pgError.code) || fileError.test(pgError.message)
       ? new StorageFaultError(pgError.message)
       : null
@@ -220,18 +221,26 @@ export async function openPgliteDatabase(
       takeTurn(async (db) => (await db.query(sql, params ? [...params] : undefined)).rows as never),
     exec: (sql) => takeTurn(async (db) => void (await db.exec(sql))),
     transaction: (fn) =>
-      takeTurn((db) => db.transaction((tx: Transaction) => fn(wrap((s, p) => tx.query(s, p), (s) => tx.exec(s))))),
+      takeTurn((db) =>
+        db.transaction((tx: Transaction) => fn(wrap(tx.query.bind(tx), tx.exec.bind(tx)))),
+      ),
     async listen(channel, onPayload) {
       listeners.push([channel, onPayload])
       await takeTurn((db) => db.listen(channel, onPayload))
     },
     async checkStorage() {
       if (faulted) await reopenIfWritable()
-      else await probeDataDir().catch((error: StorageFaultError) => Promise.reject((faulted = error)))
+      else
+        await probeDataDir().catch((error: StorageFaultError) => Promise.reject((faulted = error)))
       await takeTurn((db) => db.query('select 1'))
     },
     async serveWire(port) {
-      const server = new PGLiteSocketServer({ db: wireView, host: '127.0.0.1', port, maxConnections: 8 })
+      const server = new PGLiteSocketServer({
+        db: wireView,
+        host: '127.0.0.1',
+        port,
+        maxConnections: 8,
+      })
       await server.start()
       kickWireTransaction = () => closeTransactionHolder(server)
       const bound = Number(server.getServerConn().split(':').pop())
@@ -263,7 +272,10 @@ function closeTransactionHolder(server: PGLiteSocketServer): void {
     'C25P03',
     'Mterminating connection due to idle-in-transaction timeout (the local API needed the database)',
   ]
-  const body = Buffer.concat([...fields.map((field) => Buffer.from(`${field}\0`)), Buffer.from([0])])
+  const body = Buffer.concat([
+    ...fields.map((field) => Buffer.from(`${field}\0`)),
+    Buffer.from([0]),
+  ])
   const header = Buffer.alloc(5)
   header.write('E')
   header.writeInt32BE(body.length + 4, 1)

@@ -52,21 +52,31 @@ describe('the backend folder', () => {
     const first = await start({ backendDir })
     expect(first.migrations.applied.length).toBeGreaterThan(0)
     const { recipient } = await ensureDevIdentity(backendDir)
-    const keys = await first.db.query('select label, status from private.submission_keys where $1 = any (recipients)', [recipient])
+    const keys = await first.db.query(
+      'select label, status from private.submission_keys where $1 = any (recipients)',
+      [recipient],
+    )
     expect(keys).toEqual([{ label: 'local development', status: 'active' }])
     const sent = (await registerTestKey(first.db)).sealedRow()
     expect((await insert(first, sent)).status).toBe(201)
     await first.close()
 
     const second = await start({ backendDir })
-    expect(second.migrations).toEqual({ applied: [], alreadyApplied: first.migrations.applied.length })
-    expect(await second.db.query('select id from public.contact_submissions')).toEqual([{ id: sent.id }])
+    expect(second.migrations).toEqual({
+      applied: [],
+      alreadyApplied: first.migrations.applied.length,
+    })
+    expect(await second.db.query('select id from public.contact_submissions')).toEqual([
+      { id: sent.id },
+    ])
   }, 60_000)
 
   it('refuses a second backend on the same folder, with a clear message', async () => {
     const backendDir = await tempDir()
     await start({ backendDir })
-    await expect(start({ backendDir })).rejects.toThrow(/Another local backend is using .* Stop it first/)
+    await expect(start({ backendDir })).rejects.toThrow(
+      /Another local backend is using .* Stop it first/,
+    )
   }, 60_000)
 
   it('purges at start: a row completed long ago is gone after a restart', async () => {
@@ -82,12 +92,19 @@ describe('the backend folder', () => {
     await first.close()
 
     const second = await start({ backendDir })
-    expect(await second.db.query('select id from public.contact_submissions where id = $1', [rows[0]?.id])).toEqual([])
+    expect(
+      await second.db.query('select id from public.contact_submissions where id = $1', [
+        rows[0]?.id,
+      ]),
+    ).toEqual([])
   }, 60_000)
 
   it('takes the Supabase baseline (bootstrap.sql) again and again', async () => {
     const backend = await start({ backendDir: 'memory' })
-    await expect(migrate(backend.db)).resolves.toEqual({ applied: [], alreadyApplied: backend.migrations.applied.length })
+    await expect(migrate(backend.db)).resolves.toEqual({
+      applied: [],
+      alreadyApplied: backend.migrations.applied.length,
+    })
     const roles = await backend.db.query(
       `select rolname, rolcanlogin, rolbypassrls from pg_roles
         where rolname in ('anon', 'authenticated', 'service_role', 'authenticator') order by rolname`,
@@ -98,9 +115,11 @@ describe('the backend folder', () => {
       { rolname: 'authenticator', rolcanlogin: true, rolbypassrls: false },
       { rolname: 'service_role', rolcanlogin: false, rolbypassrls: true },
     ])
-    expect(await backend.db.query(`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pgcrypto'`)).toEqual([
-      { schema: 'extensions' },
-    ])
+    expect(
+      await backend.db.query(
+        `select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pgcrypto'`,
+      ),
+    ).toEqual([{ schema: 'extensions' }])
   }, 60_000)
 })
 
@@ -110,7 +129,9 @@ describe('staff tools find this checkout’s database', () => {
     const backend = await start({ backendDir, dbPort: 0 })
     await expect(localDatabaseUrl(backendDir)).resolves.toBe(backend.dbUrl)
     await backend.close()
-    await expect(localDatabaseUrl(backendDir)).rejects.toThrow(`No local backend is running for ${backendDir}`)
+    await expect(localDatabaseUrl(backendDir)).rejects.toThrow(
+      `No local backend is running for ${backendDir}`,
+    )
   }, 60_000)
 
   it('refuses a port that answers for another backend folder', async () => {
@@ -120,7 +141,9 @@ describe('staff tools find this checkout’s database', () => {
     const { connectionFile } = backendPaths(backendDir)
     const info = JSON.parse(await readFile(connectionFile, 'utf8')) as Record<string, unknown>
     await writeFile(connectionFile, JSON.stringify({ ...info, url: other.dbUrl }))
-    await expect(localDatabaseUrl(backendDir)).rejects.toThrow(`${other.dbUrl} answers, but it is not the backend of`)
+    await expect(localDatabaseUrl(backendDir)).rejects.toThrow(
+      `${other.dbUrl} answers, but it is not the backend of`,
+    )
     expect(backend.dbUrl).not.toBe(other.dbUrl)
   }, 60_000)
 })
@@ -140,13 +163,17 @@ describe('psql on the wire port cannot change the API’s session (PGlite has on
     const { sealedRow } = await registerTestKey(backend.db)
     const psql = await connect(backend.dbUrl)
     await psql.query('begin')
-    await psql.query(`insert into public.contact_submissions (name, contact, message) values ('Staff', 'staff', 'draft')`)
+    await psql.query(
+      `insert into public.contact_submissions (name, contact, message) values ('Staff', 'staff', 'draft')`,
+    )
 
     const started = Date.now()
     expect((await insert(backend, sealedRow())).status).toBe(201)
     expect(Date.now() - started).toBeLessThan(5_000)
     await expect(psql.query('commit')).rejects.toThrow()
-    expect(await backend.db.query(`select name from public.contact_submissions where name = 'Staff'`)).toEqual([])
+    expect(
+      await backend.db.query(`select name from public.contact_submissions where name = 'Staff'`),
+    ).toEqual([])
   }, 60_000)
 
   it('never runs a psql statement inside a transaction of the backend', async () => {

@@ -57,7 +57,10 @@ export class BackendInUseError extends Error {}
 function schedule(db: Database, procedure: string, everyMs: number, log: (line: string) => void) {
   const run = async () => {
     try {
-      const [found] = await db.query<{ ok: boolean }>('select to_regprocedure($1) is not null as ok', [`${procedure}(timestamptz)`])
+      const [found] = await db.query<{ ok: boolean }>(
+        'select to_regprocedure($1) is not null as ok',
+        [`${procedure}(timestamptz)`],
+      )
       if (!found?.ok) return
       const [result] = await db.query<{ n: number }>(`select ${procedure}() as n`)
       if (result?.n) log(`${procedure}(): ${result.n}`)
@@ -96,8 +99,13 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
             lockfilePath: paths.lockFile,
             stale: LOCK_STALE_MS,
             update: 5_000,
-            retries: { retries: Math.ceil((options.lockWaitMs ?? 0) / 1000), minTimeout: 1000, maxTimeout: 1000 },
-            onCompromised: (error) => (options.onLockLost ?? ((e) => log(`lock lost: ${e.message}`)))(error),
+            retries: {
+              retries: Math.ceil((options.lockWaitMs ?? 0) / 1000),
+              minTimeout: 1000,
+              maxTimeout: 1000,
+            },
+            onCompromised: (error) =>
+              (options.onLockLost ?? ((e) => log(`lock lost: ${e.message}`)))(error),
           })
           .catch((error: NodeJS.ErrnoException) => {
             if (error.code !== 'ELOCKED') throw error
@@ -123,12 +131,24 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
 
     if (!inMemory && !options.databaseUrl) {
       const { recipient } = await ensureDevIdentity(paths.dir)
-      const [found] = await db.query<{ ok: boolean }>(`select to_regprocedure('private.register_submission_key(text[],text)') is not null as ok`)
-      if (found?.ok) await db.query(`select private.register_submission_key(array[$1], 'local development')`, [recipient])
-      else log('warning: private.register_submission_key() is missing; the development key is not registered')
+      const [found] = await db.query<{ ok: boolean }>(
+        `select to_regprocedure('private.register_submission_key(text[],text)') is not null as ok`,
+      )
+      if (found?.ok)
+        await db.query(`select private.register_submission_key(array[$1], 'local development')`, [
+          recipient,
+        ])
+      else
+        log(
+          'warning: private.register_submission_key() is missing; the development key is not registered',
+        )
     }
 
-    const forward = createAlertForwarder({ webhookUrl: options.staffAlertWebhookUrl, secret: options.staffAlertWebhookSecret, log })
+    const forward = createAlertForwarder({
+      webhookUrl: options.staffAlertWebhookUrl,
+      secret: options.staffAlertWebhookSecret,
+      log,
+    })
     await db.listen('staff_alert', (payload) => void forward(payload))
     // Supabase runs these with pg_cron; PGlite has none, so the backend does, at start and after.
     const jobs = [
@@ -141,13 +161,19 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
     const keys = await signApiKeys(options.jwtSecret ?? DEMO_JWT_SECRET)
     const app = createRestApi({ db, jwtSecret: options.jwtSecret ?? DEMO_JWT_SECRET, log })
     const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const started = serve({ fetch: app.fetch, port: options.apiPort ?? DEFAULT_API_PORT, hostname: '127.0.0.1' }, () => resolve(started))
+      const started = serve(
+        { fetch: app.fetch, port: options.apiPort ?? DEFAULT_API_PORT, hostname: '127.0.0.1' },
+        () => resolve(started),
+      )
       started.once('error', reject)
     })
-    cleanups.push(() => new Promise((resolve) => {
-      server.close(resolve)
-      ;(server as import('node:http').Server).closeAllConnections?.()
-    }))
+    cleanups.push(
+      () =>
+        new Promise((resolve) => {
+          server.close(resolve)
+          ;(server as import('node:http').Server).closeAllConnections?.()
+        }),
+    )
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
     if (dbUrl && !inMemory) {

@@ -3,7 +3,6 @@ import lockfile from 'proper-lockfile'
 import pg from 'pg'
 import { backendPaths } from './paths'
 
-
 /**
  * Which wire address serves THIS checkout's local database, for staff tools (`npm run inbox`).
  * The backend writes `<backend dir>/connection.json` (URL and a random instance id) and sets the
@@ -26,15 +25,23 @@ export async function localDatabaseUrl(dir?: string): Promise<string> {
   } catch {
     throw new Error(`${notRunning} (no ${paths.connectionFile}).`)
   }
-  const held = await lockfile.check(paths.dir, { lockfilePath: paths.lockFile, stale: LOCK_STALE_MS }).catch(() => false)
-  if (!held) throw new Error(`${notRunning}: ${paths.connectionFile} was left by a backend that stopped.`)
+  const held = await lockfile
+    .check(paths.dir, { lockfilePath: paths.lockFile, stale: LOCK_STALE_MS })
+    .catch(() => false)
+  if (!held)
+    throw new Error(`${notRunning}: ${paths.connectionFile} was left by a backend that stopped.`)
 
   const client = new pg.Client({ connectionString: info.url, connectionTimeoutMillis: 3_000 })
   try {
     await client.connect()
-    const { rows } = await client.query<{ id: string | null }>('select current_setting($1, true) as id', [INSTANCE_SETTING])
+    const { rows } = await client.query<{ id: string | null }>(
+      'select current_setting($1, true) as id',
+      [INSTANCE_SETTING],
+    )
     if (rows[0]?.id !== info.instanceId) {
-      throw new Error(`${info.url} answers, but it is not the backend of ${paths.dir} (another checkout's?).`)
+      throw new Error(
+        `${info.url} answers, but it is not the backend of ${paths.dir} (another checkout's?).`,
+      )
     }
   } catch (error) {
     if ((error as Error).message.includes(info.url)) throw error

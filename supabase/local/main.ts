@@ -1,4 +1,9 @@
-import { BackendInUseError, DEFAULT_API_PORT, DEFAULT_DB_PORT, startLocalBackend } from './local-backend'
+import {
+  BackendInUseError,
+  DEFAULT_API_PORT,
+  DEFAULT_DB_PORT,
+  startLocalBackend,
+} from './local-backend'
 import { backendPaths } from './paths'
 
 /**
@@ -15,7 +20,8 @@ function env(name: string): string | undefined {
 function port(name: string, fallback: number): number {
   const raw = env(name)
   if (raw === undefined) return fallback
-  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new ConfigError(`${name} must be a port number (0-65535), got "${raw}"`)
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535)
+    throw new ConfigError(`${name} must be a port number (0-65535), got "${raw}"`)
   return Number(raw)
 }
 
@@ -26,7 +32,9 @@ async function main(): Promise<void> {
   }
   const jwtSecret = env('LOCAL_JWT_SECRET')
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
-    throw new ConfigError('LOCAL_JWT_SECRET must be at least 32 characters long, as Supabase requires')
+    throw new ConfigError(
+      'LOCAL_JWT_SECRET must be at least 32 characters long, as Supabase requires',
+    )
   }
   const dbPortOff = /^(off|none|false)$/i.test(env('LOCAL_DB_PORT') ?? '')
   const paths = backendPaths(env('LOCAL_BACKEND_DIR'))
@@ -42,7 +50,9 @@ async function main(): Promise<void> {
     // A restart right after a kill waits for the dead backend's lock to go stale.
     lockWaitMs: 35_000,
     onLockLost: (error) => {
-      console.error(`The lock on ${paths.dir} was lost (${error.message}); stopping so that no two backends write it.`)
+      console.error(
+        `The lock on ${paths.dir} was lost (${error.message}); stopping so that no two backends write it.`,
+      )
       process.exit(1)
     },
     log,
@@ -68,7 +78,10 @@ async function main(): Promise<void> {
     if (stopping) process.exit(1)
     stopping = true
     console.log(`${signal}: stopping…`)
-    backend.close().then(() => process.exit(0), () => process.exit(1))
+    backend.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    )
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
@@ -76,9 +89,12 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const { code, port: busyPort } = error as NodeJS.ErrnoException & { port?: number }
-  if (error instanceof ConfigError || error instanceof BackendInUseError) console.error(error.message)
+  if (error instanceof ConfigError || error instanceof BackendInUseError)
+    console.error(error.message)
   else if (code === 'EADDRINUSE') {
-    console.error(`Port ${busyPort ?? ''} is already in use (another local backend, or \`supabase start\`?). Stop it, or set LOCAL_API_PORT / LOCAL_DB_PORT.`)
+    console.error(
+      `Port ${busyPort ?? ''} is already in use (another local backend, or \`supabase start\`?). Stop it, or set LOCAL_API_PORT / LOCAL_DB_PORT.`,
+    )
   } else console.error('The local backend could not start:', error)
   process.exit(1)
 })

@@ -13,7 +13,9 @@ export async function listMigrations(dir: string = MIGRATIONS_DIR): Promise<Migr
       const [, version, name] = /^([0-9]+)_(.*)\.sql$/.exec(file) ?? []
       return version && name ? [{ version, name, path: join(dir, file) }] : []
     })
-    .sort((a, b) => (BigInt(a.version) < BigInt(b.version) ? -1 : BigInt(a.version) > BigInt(b.version) ? 1 : 0))
+    .sort((a, b) =>
+      BigInt(a.version) < BigInt(b.version) ? -1 : BigInt(a.version) > BigInt(b.version) ? 1 : 0,
+    )
 }
 
 /**
@@ -35,10 +37,16 @@ export async function migrate(db: Database): Promise<MigrationReport> {
     const script = await readFile(migration.path, 'utf8')
     const applied = await db.transaction(async (tx) => {
       await tx.query(lock)
-      const done = await tx.query('select from supabase_migrations.schema_migrations where version = $1', [migration.version])
+      const done = await tx.query(
+        'select from supabase_migrations.schema_migrations where version = $1',
+        [migration.version],
+      )
       if (done.length > 0) return false
       await tx.exec(`set local role postgres; ${script}\n;reset role`)
-      await tx.query('insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)', [migration.version, migration.name])
+      await tx.query(
+        'insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)',
+        [migration.version, migration.name],
+      )
       return true
     })
     if (applied) report.applied.push(`${migration.version}_${migration.name}`)

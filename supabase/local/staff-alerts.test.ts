@@ -21,20 +21,31 @@ async function receiver(statuses: number[]): Promise<{ url: string; received: Re
     request.on('data', (chunk: Buffer) => (body += chunk.toString()))
     request.on('end', () => {
       received.push({ headers: request.headers, body })
-      response.writeHead(statuses[received.length - 1] ?? 200).end('receiver says: secret internals')
+      response
+        .writeHead(statuses[received.length - 1] ?? 200)
+        .end('receiver says: secret internals')
     })
   })
   await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/alert`, received }
 }
 
-const PAYLOAD = JSON.stringify({ event: 'contact.new', ref: '1a2b3c4d', name: 'Ada', sealed: '-----BEGIN AGE' })
+const PAYLOAD = JSON.stringify({
+  event: 'contact.new',
+  ref: '1a2b3c4d',
+  name: 'Ada',
+  sealed: '-----BEGIN AGE',
+})
 
 describe('the staff alert forwarder', () => {
   it('posts only {event, ref} with the shared secret, and logs event and ref only', async () => {
     const { url, received } = await receiver([200])
     const lines: string[] = []
-    await createAlertForwarder({ webhookUrl: url, secret: 's3cret', log: (line) => lines.push(line) })(PAYLOAD)
+    await createAlertForwarder({
+      webhookUrl: url,
+      secret: 's3cret',
+      log: (line) => lines.push(line),
+    })(PAYLOAD)
     expect(received).toHaveLength(1)
     expect(JSON.parse(received[0]?.body ?? '')).toEqual({ event: 'contact.new', ref: '1a2b3c4d' })
     expect(received[0]?.headers['x-staff-alert-secret']).toBe('s3cret')
@@ -45,7 +56,12 @@ describe('the staff alert forwarder', () => {
   it('retries 5xx answers with backoff, a bounded number of times, never logging what came back', async () => {
     const { url, received } = await receiver([503, 502, 500, 500, 200])
     const lines: string[] = []
-    await createAlertForwarder({ webhookUrl: url, log: (line) => lines.push(line), attempts: 4, retryDelayMs: 5 })(PAYLOAD)
+    await createAlertForwarder({
+      webhookUrl: url,
+      log: (line) => lines.push(line),
+      attempts: 4,
+      retryDelayMs: 5,
+    })(PAYLOAD)
     expect(received).toHaveLength(4)
     expect(received[0]?.headers['x-staff-alert-secret']).toBeUndefined()
     expect(lines).toEqual(['staff alert contact.new 1a2b3c4d not forwarded (HTTP 500)'])
@@ -54,13 +70,24 @@ describe('the staff alert forwarder', () => {
   it('stops at a 4xx answer and succeeds after a transient 5xx', async () => {
     const refused = await receiver([401])
     const lines: string[] = []
-    await createAlertForwarder({ webhookUrl: refused.url, log: (line) => lines.push(line), retryDelayMs: 5 })(PAYLOAD)
+    await createAlertForwarder({
+      webhookUrl: refused.url,
+      log: (line) => lines.push(line),
+      retryDelayMs: 5,
+    })(PAYLOAD)
     expect(refused.received).toHaveLength(1)
     await new Promise((resolve) => server?.close(resolve))
     const flaky = await receiver([503, 200])
-    await createAlertForwarder({ webhookUrl: flaky.url, log: (line) => lines.push(line), retryDelayMs: 5 })(PAYLOAD)
+    await createAlertForwarder({
+      webhookUrl: flaky.url,
+      log: (line) => lines.push(line),
+      retryDelayMs: 5,
+    })(PAYLOAD)
     expect(flaky.received).toHaveLength(2)
-    expect(lines).toEqual(['staff alert contact.new 1a2b3c4d not forwarded (HTTP 401)', 'staff alert contact.new 1a2b3c4d forwarded'])
+    expect(lines).toEqual([
+      'staff alert contact.new 1a2b3c4d not forwarded (HTTP 401)',
+      'staff alert contact.new 1a2b3c4d forwarded',
+    ])
   })
 
   it('prints one line when no webhook is set, and ignores payloads that are not alerts', async () => {
@@ -69,7 +96,11 @@ describe('the staff alert forwarder', () => {
     await forward(PAYLOAD)
     await forward('{"event":"contact.new","ref":"<script>"}')
     await forward('Ada wrote: hello')
-    expect(lines).toEqual(['new inquiry 1a2b3c4d', 'new inquiry', 'staff alert ignored: not an {event, ref} payload'])
+    expect(lines).toEqual([
+      'new inquiry 1a2b3c4d',
+      'new inquiry',
+      'staff alert ignored: not an {event, ref} payload',
+    ])
     expect(lines.join('\n')).not.toMatch(/Ada|AGE|script|hello/)
   })
 })

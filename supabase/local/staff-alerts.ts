@@ -38,15 +38,20 @@ export function createAlertForwarder(options: AlertForwarderOptions) {
     const alert = parseStaffAlert(payload)
     if (!alert) return log('staff alert ignored: not an {event, ref} payload')
     const label = [alert.event, alert.ref].filter(Boolean).join(' ')
-    if (!webhookUrl) return log([SHOWN[alert.event] ?? alert.event, alert.ref].filter(Boolean).join(' '))
+    if (!webhookUrl)
+      return log([SHOWN[alert.event] ?? alert.event, alert.ref].filter(Boolean).join(' '))
 
     let outcome = ''
     for (let attempt = 1; attempt <= attempts; attempt += 1) {
-      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, retryDelayMs * 2 ** (attempt - 2)))
+      if (attempt > 1)
+        await new Promise((resolve) => setTimeout(resolve, retryDelayMs * 2 ** (attempt - 2)))
       try {
         const response = await fetch(webhookUrl, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', ...(secret ? { 'x-staff-alert-secret': secret } : {}) },
+          headers: {
+            'Content-Type': 'application/json',
+            ...(secret ? { 'x-staff-alert-secret': secret } : {}),
+          },
           body: JSON.stringify(alert),
           signal: AbortSignal.timeout(10_000),
         })

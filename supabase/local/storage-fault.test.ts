@@ -21,7 +21,9 @@ const asRoot = process.getuid?.() === 0
 
 async function chmodTree(dir: string, mode: 'a-w' | 'u+w') {
   await new Promise((resolve, reject) =>
-    spawn('chmod', ['-R', mode, dir]).on('exit', (code) => (code === 0 ? resolve(null) : reject(new Error(`chmod ${code}`)))),
+    spawn('chmod', ['-R', mode, dir]).on('exit', (code) =>
+      code === 0 ? resolve(null) : reject(new Error(`chmod ${code}`)),
+    ),
   )
 }
 
@@ -38,7 +40,13 @@ describe('a data folder that cannot be written', () => {
     await chmod(dir, 0o755)
     child = spawn(join(REPO_ROOT, 'node_modules/.bin/tsx'), ['supabase/local/main.ts'], {
       cwd: REPO_ROOT,
-      env: { ...process.env, LOCAL_BACKEND_DIR: dir, LOCAL_API_PORT: '0', LOCAL_DB_PORT: 'off', HOME: dir },
+      env: {
+        ...process.env,
+        LOCAL_BACKEND_DIR: dir,
+        LOCAL_API_PORT: '0',
+        LOCAL_DB_PORT: 'off',
+        HOME: dir,
+      },
       ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
     })
     let output = ''
@@ -52,7 +60,9 @@ describe('a data folder that cannot be written', () => {
     apiUrl = /API URL\s+(\S+)/.exec(output)?.[1] ?? ''
     anonKey = /anon key\s+(\S+)/.exec(output)?.[1] ?? ''
     // The development key the backend registered at start.
-    const secret = (await readFile((await ensureDevIdentity(dir)).identityFile, 'utf8')).split('\n').find((line) => line.startsWith('AGE-'))
+    const secret = (await readFile((await ensureDevIdentity(dir)).identityFile, 'utf8'))
+      .split('\n')
+      .find((line) => line.startsWith('AGE-'))
     const recipient = await identityToRecipient(secret ?? '')
     const encrypter = new Encrypter()
     encrypter.addRecipient(recipient)

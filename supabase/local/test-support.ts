@@ -20,7 +20,12 @@ export async function registerTestKey(db: Queryable) {
   return {
     identity,
     keyId: row?.key_id ?? '',
-    sealedRow: (overrides: Record<string, unknown> = {}) => ({ id: randomUUID(), key_id: row?.key_id, sealed, ...overrides }),
+    sealedRow: (overrides: Record<string, unknown> = {}) => ({
+      id: randomUUID(),
+      key_id: row?.key_id,
+      sealed,
+      ...overrides,
+    }),
   }
 }
 
@@ -28,10 +33,14 @@ export async function registerTestKey(db: Queryable) {
  * A throwaway database on the local PostgreSQL 15 (TEST_POSTGRES_URL; its user must create
  * databases and roles), dropped afterwards. Fails loudly: these suites must not silently skip.
  */
-export async function createThrowawayDatabase(serverUrl = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres') {
+export async function createThrowawayDatabase(
+  serverUrl = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
+) {
   const admin = new pg.Client({ connectionString: serverUrl })
   await admin.connect().catch((error: Error) => {
-    throw new Error(`PostgreSQL is not reachable at ${serverUrl} (${error.message}). Start it (\`pg_ctlcluster 15 main start\`) or set TEST_POSTGRES_URL.`)
+    throw new Error(
+      `PostgreSQL is not reachable at ${serverUrl} (${error.message}). Start it (\`pg_ctlcluster 15 main start\`) or set TEST_POSTGRES_URL.`,
+    )
   })
   const name = `local_backend_test_${Date.now()}_${randomBytes(4).toString('hex')}`
   await admin.query(`create database "${name}"`).finally(() => admin.end())
@@ -42,7 +51,9 @@ export async function createThrowawayDatabase(serverUrl = process.env.TEST_POSTG
     async drop() {
       const client = new pg.Client({ connectionString: serverUrl })
       await client.connect()
-      await client.query(`drop database if exists "${name}" with (force)`).finally(() => client.end())
+      await client
+        .query(`drop database if exists "${name}" with (force)`)
+        .finally(() => client.end())
     },
   }
 }
