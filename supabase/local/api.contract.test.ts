@@ -330,6 +330,31 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
     })
   })
 
+  describe('storage faults', () => {
+    it('answers a file error, which PostgreSQL reports as 42501, with 503 and Retry-After, not 401', async () => {
+      await backend.db.exec(`
+        create function public.disk_probe() returns trigger language plpgsql as $$
+        begin
+          raise exception using errcode = '42501',
+            message = 'could not create file "base/5/16385_fsm": Permission denied';
+        end $$;
+        create trigger disk_probe before insert on public.contact_submissions
+          for each row execute function public.disk_probe();`)
+      try {
+        const response = await post(row())
+        expect(response.status).toBe(503)
+        expect(response.headers.get('retry-after')).toBe('5')
+        expect(response.headers.get('www-authenticate')).toBeNull()
+        expect(await response.json()).toMatchObject({ code: 'PGRST001' })
+      } finally {
+        await backend.db.exec(
+          'drop trigger disk_probe on public.contact_submissions; drop function public.disk_probe();',
+        )
+      }
+      expect((await post(row())).status).toBe(201)
+    })
+  })
+
   describe('API keys (the gateway)', () => {
     it('refuses a request without an API key with 401 and the hosted message', async () => {
       const response = await post(row(), { apikey: null, Authorization: null })

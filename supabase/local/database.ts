@@ -158,7 +158,8 @@ export async function openPgliteDatabase(
           return { value: await fn(pglite) }
         } catch (error) {
           const fault = storageFault(error)
-          if (fault) faulted = fault
+          // An in-memory database has no folder to recover: reopening it would empty it.
+          if (fault && dataDir !== 'memory') faulted = fault
           throw fault ?? error
         } finally {
           ownTurn = false
