@@ -85,8 +85,20 @@ export const test = base.extend<Fixtures>({
           })
         })
       }, CSP_BINDING)
-      const watchWorker = (worker: Worker) =>
+      const watchWorker = (worker: Worker) => {
         worker.on('console', watchConsole(`service worker ${worker.url()}`))
+        // A worker gets no init script and its blocked requests log nothing Playwright sees: listen
+        // for its violation events from the moment the harness meets it (the worker may be gone).
+        worker
+          .evaluate(() =>
+            self.addEventListener('securitypolicyviolation', (event) =>
+              console.error(
+                `Content Security Policy violation: ${event.effectiveDirective} ${event.blockedURI}`,
+              ),
+            ),
+          )
+          .catch(() => undefined)
+      }
       context.serviceWorkers().forEach(watchWorker)
       context.on('serviceworker', watchWorker)
       const watch = (target: Page) => {
