@@ -79,24 +79,25 @@ describe('the backend folder', () => {
     )
   }, 60_000)
 
-  it('purges at start: a row completed long ago is gone after a restart', async () => {
+  it('purges at start: a row completed long ago is gone after a restart, a recent one stays', async () => {
     const backendDir = await tempDir()
     const first = await start({ backendDir, dbPort: 0 })
     const staff = await connect(first.dbUrl)
-    const { rows } = await staff.query<{ id: string }>(
-      `insert into public.contact_submissions (name, contact, message, status, created_at)
-       values ('Old client', 'old@example.com', 'Finished project', 'completed', now() - interval '200 days')
-       returning id`,
+    const { rows } = await staff.query<{ id: string; name: string }>(
+      `insert into public.contact_submissions (name, contact, message, status, created_at, completed_at)
+       values ('Long done', 'a@example.com', 'Finished', 'completed', now() - interval '10 days', now() - interval '2 days'),
+              ('Just done', 'b@example.com', 'Finished', 'completed', now() - interval '3 days', now() - interval '1 hour')
+       returning id, name`,
     )
     await staff.end()
     await first.close()
 
     const second = await start({ backendDir })
-    expect(
-      await second.db.query('select id from public.contact_submissions where id = $1', [
-        rows[0]?.id,
-      ]),
-    ).toEqual([])
+    const left = await second.db.query<{ name: string }>(
+      'select name from public.contact_submissions where id = any ($1::uuid[])',
+      [rows.map((row) => row.id)],
+    )
+    expect(left).toEqual([{ name: 'Just done' }])
   }, 60_000)
 
   it('takes the Supabase baseline (bootstrap.sql) again and again', async () => {
