@@ -79,6 +79,14 @@ describe('the backend folder', () => {
     )
   }, 60_000)
 
+  it('notices when its lock is taken away, so it can stop before a second backend writes', async () => {
+    const backendDir = await tempDir()
+    let lost: Error | null = null
+    await start({ backendDir, onLockLost: (error) => (lost = error) })
+    await rm(backendPaths(backendDir).lockFile, { recursive: true })
+    await expect.poll(() => lost, { timeout: 20_000, interval: 500 }).not.toBeNull()
+  }, 60_000)
+
   it('purges at start: a row completed long ago is gone after a restart, a recent one stays', async () => {
     const backendDir = await tempDir()
     const first = await start({ backendDir, dbPort: 0 })
