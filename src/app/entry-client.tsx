@@ -3,11 +3,11 @@ import { hydrateRoot } from 'react-dom/client'
 import { BrowserRouter } from 'react-router-dom'
 import { registerServiceWorker } from './register-service-worker-browser'
 import { AppRoutes, preloadPage } from './router'
-import '../styles.css'
 
 /**
- * Hydrates the prerendered page. Its page module is loaded first (the HTML already preloads the
- * chunk), so the first client render matches the prerendered markup exactly.
+ * Hydrates the prerendered page, once `entry-boot-browser.ts` has seen it painted. Its page module
+ * is loaded first (the boot script has already asked for it), so the first client render matches
+ * the prerendered markup exactly.
  */
 async function hydrate() {
   // If the page's chunk cannot load, hydrate anyway: the prerendered page stays as it is and the

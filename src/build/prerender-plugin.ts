@@ -30,14 +30,14 @@ export function prerenderPlugin(): Plugin {
       const prerender = (await import(
         `${pathToFileURL(bundlePath).href}?t=${Date.now()}`
       )) as PrerenderModule
-      const template = await readFile(join(outDir, 'index.html'), 'utf8')
+      const template = withLowPriorityBoot(await readFile(join(outDir, 'index.html'), 'utf8'))
       assertPlaceholders(template)
 
       for (const target of prerender.prerenderTargets) {
         const { appHtml, headHtml } = await prerender.renderPage(target.path)
-        const preloads = chunkPreloads(bundle, resolve(root, target.pageSource), template)
+        const modules = pageModules(bundle, resolve(root, target.pageSource), template)
         const html = template
-          .replace('<!--app-head-->', [headHtml, ...preloads].join('\n    '))
+          .replace('<!--app-head-->', [headHtml, pageModulesMeta(modules)].join('\n    '))
           .replace('<!--app-html-->', appHtml)
         const file = join(outDir, target.file)
         await mkdir(dirname(file), { recursive: true })
@@ -49,6 +49,17 @@ export function prerenderPlugin(): Plugin {
   }
 }
 
+/**
+ * The boot script (`entry-boot-browser.ts`) is tiny and only waits for the first paint, so it is
+ * fetched at low priority: it must never be taken for a render-blocking script, by the browser's
+ * scheduler or by Lighthouse's model of it.
+ */
+function withLowPriorityBoot(template: string): string {
+  const bootTag = /<script type="module"(?![^>]*fetchpriority)/
+  if (!bootTag.test(template)) throw new Error('index.html lacks its module script')
+  return template.replace(bootTag, '<script type="module" fetchpriority="low"')
+}
+
 function assertPlaceholders(template: string): void {
   for (const placeholder of ['<!--app-head-->', '<!--app-html-->']) {
     if (!template.includes(placeholder)) throw new Error(`index.html lacks the ${placeholder} placeholder`)
@@ -56,10 +67,12 @@ function assertPlaceholders(template: string): void {
 }
 
 /**
- * `<link rel="modulepreload">` for the page's own chunk and the chunks it imports, so hydration
- * does not wait on a request chain. Chunks the template already loads are skipped.
+ * The page's own chunk and the chunks it imports, except those the template already loads. They
+ * are not preloaded from the head: a modulepreload there starts at once and competes with the
+ * HTML, CSS and font for a slow phone's first bytes. The boot script (`entry-boot-browser.ts`)
+ * preloads them from this list once the page has painted, alongside the app's entry.
  */
-function chunkPreloads(bundle: OutputBundle, pageModule: string, template: string): string[] {
+function pageModules(bundle: OutputBundle, pageModule: string, template: string): string[] {
   const chunks = Object.values(bundle).filter((item): item is OutputChunk => item.type === 'chunk')
   const pageChunk = chunks.find((chunk) => chunk.facadeModuleId === pageModule)
   if (!pageChunk) throw new Error(`No chunk in the bundle for ${pageModule}`)
@@ -72,5 +85,9 @@ function chunkPreloads(bundle: OutputBundle, pageModule: string, template: strin
     chunk?.imports.forEach(visit)
   }
   visit(pageChunk.fileName)
-  return [...files].map((fileName) => `<link rel="modulepreload" crossorigin href="/${fileName}" />`)
+  return [...files].map((fileName) => `/${fileName}`)
+}
+
+function pageModulesMeta(paths: string[]): string {
+  return `<meta name="page-modules" content="${paths.join(' ')}" />`
 }

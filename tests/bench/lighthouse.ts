@@ -4,9 +4,14 @@
  * LCP, TBT, CLS and the JS/CSS each route loads (raw and gzip, weighed from the build; the toaster,
  * loaded with a first notification, in its own column), checks the targets, and writes
  * bench-results/lighthouse.json. Exits 1 if a target is missed.
+ *
+ * First paint must not wait for JavaScript: each route is also measured as a script-free copy of
+ * the same build (every <script> and modulepreload stripped from its HTML), and the LCP ratio
+ * with/without scripts is printed beside the route's figures (target: at most 1.1).
  */
-import { mkdir, writeFile } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
 import { preview } from 'vite'
@@ -24,6 +29,8 @@ const TARGETS = {
   tbtMs: 50,
   cls: 0.01,
   contentPageJsGzip: 80 * 1024,
+  /** LCP with scripts over LCP of the same page without them. */
+  lcpRatio: 1.1,
 }
 
 type Run = {
@@ -80,9 +87,37 @@ async function audit(url: string, port: number): Promise<Run> {
   }
 }
 
+/** Every script element and module preload, as the script-free variant drops them. */
+function withoutScripts(html: string): string {
+  return html
+    .replace(/<script\b[^>]*>[\s\S]*?<\/script>\s*/gi, '')
+    .replace(/<link\b[^>]*rel="modulepreload"[^>]*>\s*/gi, '')
+}
+
+/** A copy of the build whose pages carry no scripts, in a temporary folder. */
+async function scriptFreeCopy(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-no-js-'))
+  await cp(DIST, dir, { recursive: true })
+  // With no script left, nothing registers the service worker: the variant loads the HTML, CSS,
+  // font and icons only.
+  for (const file of await readdir(dir)) {
+    if (!file.endsWith('.html')) continue
+    const path = join(dir, file)
+    await writeFile(path, withoutScripts(await readFile(path, 'utf8')))
+  }
+  return dir
+}
+
 async function main() {
   const server = await preview({ preview: { host: '127.0.0.1', port: 4193, strictPort: true }, logLevel: 'warn' })
   const base = server.resolvedUrls?.local[0]?.replace(/\/$/, '') ?? 'http://127.0.0.1:4193'
+  const noJsDir = await scriptFreeCopy()
+  const noJsServer = await preview({
+    build: { outDir: noJsDir },
+    preview: { host: '127.0.0.1', port: 4194, strictPort: true },
+    logLevel: 'warn',
+  })
+  const noJsBase = noJsServer.resolvedUrls?.local[0]?.replace(/\/$/, '') ?? 'http://127.0.0.1:4194'
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM_PATH,
     chromeFlags: CHROMIUM_ARGS,
@@ -93,13 +128,18 @@ async function main() {
   try {
     for (const route of siteRoutes) {
       const runs: Run[] = []
-      for (let run = 0; run < RUNS; run++) runs.push(await audit(`${base}${route.path}`, chrome.port))
+      const noJsRuns: Run[] = []
+      // Interleaved, so a slow moment of the machine weighs on both variants alike.
+      for (let run = 0; run < RUNS; run++) {
+        runs.push(await audit(`${base}${route.path}`, chrome.port))
+        noJsRuns.push(await audit(`${noJsBase}${route.path}`, chrome.port))
+      }
       const unique = new Map(runs.flatMap((run) => run.assets).map((asset) => [asset.path, asset.kind]))
       const weights = await Promise.all(
         [...unique].map(async ([path, kind]) => ({ path, kind, ...(await fileWeight(DIST, path)) })),
       )
-      // The Radix toaster is fetched when a first notification shows; on Lighthouse's fresh visits
-      // that is "Ready to work offline", once the service worker has installed. Shown apart.
+      // The Radix toaster is fetched when a first notification shows (the contact page fetches it
+      // ahead): shown apart.
       const isToaster = (path: string) => path.includes('/toaster-')
       const page = weights.filter((weight) => !isToaster(weight.path))
       const bytes = (kind: 'js' | 'css', field: 'raw' | 'gzip') => sum(page, kind, field)
@@ -112,6 +152,8 @@ async function main() {
         seo: median(runs.map((run) => run.scores.seo)),
         fcpMs: Math.round(median(runs.map((run) => run.fcp))),
         lcpMs: Math.round(median(runs.map((run) => run.lcp))),
+        noJsLcpMs: Math.round(median(noJsRuns.map((run) => run.lcp))),
+        lcpRatio: Number((median(runs.map((run) => run.lcp)) / median(noJsRuns.map((run) => run.lcp))).toFixed(2)),
         tbtMs: Math.round(median(runs.map((run) => run.tbt))),
         cls: Number(median(runs.map((run) => run.cls)).toFixed(3)),
         jsRawKB: +(bytes('js', 'raw') / 1024).toFixed(1),
@@ -128,11 +170,14 @@ async function main() {
       if (row.seo < TARGETS.seo) miss(`seo ${row.seo}`)
       if (row.tbtMs > TARGETS.tbtMs) miss(`TBT ${row.tbtMs} ms`)
       if (row.cls > TARGETS.cls) miss(`CLS ${row.cls}`)
+      if (row.lcpRatio > TARGETS.lcpRatio) miss(`LCP ${row.lcpMs} ms is ${row.lcpRatio} × the script-free page's ${row.noJsLcpMs} ms`)
       if (route.path !== '/contact' && bytes('js', 'gzip') > TARGETS.contentPageJsGzip) miss(`JS ${row.jsGzipKB} KB gzip`)
     }
   } finally {
     await chrome.kill()
     await new Promise<void>((done) => server.httpServer.close(() => done()))
+    await new Promise<void>((done) => noJsServer.httpServer.close(() => done()))
+    await rm(noJsDir, { recursive: true, force: true })
   }
 
   console.table(report)

@@ -1,0 +1,43 @@
+import '../styles.css'
+
+/**
+ * The one script tag of every page. The prerendered HTML and its CSS are the page, readable and
+ * painted without JavaScript; the app's code (React, the router, the page's own chunk) is only
+ * requested once the page has painted, so on a slow phone its bytes never compete with the HTML,
+ * CSS and font for the first paint (README, "Decisions": first paint without JavaScript). Then it
+ * hydrates. This file imports the stylesheet so that the build links it from the HTML's head.
+ */
+
+/** Resolves once the page's first frame has been painted (or at once in a hidden tab). */
+function afterFirstPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const onLoaded = () => {
+      // A hidden tab renders no frames: start now rather than wait for the visitor to look.
+      if (document.visibilityState === 'hidden') return resolve()
+      // The first callback runs before the next frame is painted, the second after it.
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve()))
+    }
+    // `load` waits for the stylesheet and the preloaded font: everything the first paint needs.
+    if (document.readyState === 'complete') onLoaded()
+    else window.addEventListener('load', onLoaded, { once: true })
+  })
+}
+
+/**
+ * The prerender lists the page's own modules in a meta tag: fetched alongside the app's entry,
+ * they are ready when hydration asks for them, with no request chain.
+ */
+function preloadPageModules(): void {
+  const listed = document.querySelector<HTMLMetaElement>('meta[name="page-modules"]')?.content ?? ''
+  for (const href of listed.split(' ').filter(Boolean)) {
+    const link = document.createElement('link')
+    link.rel = 'modulepreload'
+    link.href = href
+    document.head.append(link)
+  }
+}
+
+void afterFirstPaint().then(() => {
+  preloadPageModules()
+  return import('./entry-client')
+})
