@@ -55,8 +55,9 @@ describe('home content', () => {
     expect(new Set(arsenal.capabilities.map((c) => c.title)).size).toBe(5)
   })
 
-  it('closing call to action leads to services and case studies', () => {
+  it('closing call to action leads to the contact form, services and case studies', () => {
     expect(homeCallToAction.actions).toEqual([
+      { label: 'Send a Secure Brief', target: page('/contact') },
       { label: 'View Services', target: page('/services') },
       { label: 'See Results', target: page('/case-studies') },
     ])

@@ -71,10 +71,15 @@ export const trustSignals = [
   { value: '< 24hrs', label: 'Typical response time' },
 ] as const satisfies Four<Stat>
 
+/**
+ * The page's last block asks the visitor to tell us what they are building, so its first action is
+ * the way to do it; the spec's View Services and See Results follow.
+ */
 export const homeCallToAction = {
   heading: 'Ready to grow without the spotlight?',
   body: 'Tell us what you are building. We reply within 24 hours with a plan, not a pitch deck.',
   actions: [
+    { label: 'Send a Secure Brief', target: { kind: 'page', to: '/contact' } },
     { label: 'View Services', target: { kind: 'page', to: '/services' } },
     { label: 'See Results', target: { kind: 'page', to: '/case-studies' } },
   ],
