@@ -153,41 +153,80 @@ test('keyboard alone reaches the menu toggle with Tab, opens it with Enter and T
   ).toBeFocused()
 })
 
-for (const viewport of [PHONE, DESKTOP]) {
-  test(`floating Telegram and WhatsApp buttons stay at the bottom right at ${viewport.width}px`, async ({
-    page,
-  }) => {
-    await page.setViewportSize(viewport)
-    await page.goto('/services')
-    const quickContact = page.getByRole('complementary', { name: 'Quick contact', exact: true })
-    const telegram = quickContact.getByRole('link', { name: 'Chat on Telegram', exact: true })
-    const whatsapp = quickContact.getByRole('link', { name: 'Message on WhatsApp', exact: true })
-    await expect(telegram).toHaveAttribute('href', siteEnv.telegramUrl)
-    await expect(whatsapp).toHaveAttribute('href', siteEnv.whatsappUrl)
+test('on a phone the Telegram and WhatsApp buttons share a bar across the bottom, which stays put', async ({ page }) => {
+  await page.setViewportSize(PHONE)
+  await page.goto('/services')
+  const { quickContact, telegram, whatsapp } = quickContactButtons(page)
+  await expect(telegram).toHaveAttribute('href', siteEnv.telegramUrl)
+  await expect(whatsapp).toHaveAttribute('href', siteEnv.whatsappUrl)
 
-    const expectBottomRight = async () => {
-      const group = await quickContact.boundingBox()
-      expect(group, 'quick contact buttons are laid out').not.toBeNull()
-      if (!group) return
-      // Within 40px of the right and bottom edges of the viewport, and fully inside it.
-      expect(group.x + group.width).toBeLessThanOrEqual(viewport.width)
-      expect(group.x + group.width).toBeGreaterThanOrEqual(viewport.width - 40)
-      expect(group.y + group.height).toBeLessThanOrEqual(viewport.height)
-      expect(group.y + group.height).toBeGreaterThanOrEqual(viewport.height - 40)
-      for (const button of [telegram, whatsapp]) {
-        const box = await button.boundingBox()
-        expect(box).not.toBeNull()
-        if (!box) return
-        expect(box.x).toBeGreaterThan(viewport.width / 2)
-        expect(box.y).toBeGreaterThan(viewport.height / 2)
-        expect(box.width).toBeGreaterThanOrEqual(44)
-        expect(box.height).toBeGreaterThanOrEqual(44)
-      }
+  const expectBottomBar = async () => {
+    const bar = await quickContact.boundingBox()
+    expect(bar, 'quick contact bar is laid out').not.toBeNull()
+    if (!bar) return
+    expect(bar.x).toBe(0)
+    expect(bar.width).toBe(PHONE.width)
+    expect(bar.y + bar.height).toBe(PHONE.height)
+    // A compact strip: under 80px of an 812px screen.
+    expect(bar.height).toBeLessThan(80)
+    for (const button of [telegram, whatsapp]) {
+      const box = await button.boundingBox()
+      expect(box).not.toBeNull()
+      if (!box) return
+      expect(box.y).toBeGreaterThanOrEqual(bar.y)
+      expect(box.width).toBeGreaterThanOrEqual(44)
+      expect(box.height).toBeGreaterThanOrEqual(44)
     }
-    await expectBottomRight()
-    // Floating: the buttons stay in place when the page scrolls.
-    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
-    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0)
-    await expectBottomRight()
-  })
+  }
+  await expectBottomBar()
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0)
+  await expectBottomBar()
+  // The page ends with room for the bar: the footer's last line scrolls clear of it.
+  const lastLine = await page.getByRole('contentinfo').getByText('All rights reserved').boundingBox()
+  const bar = await quickContact.boundingBox()
+  expect(lastLine && bar && lastLine.y + lastLine.height <= bar.y).toBe(true)
+})
+
+test('from 640px the Telegram and WhatsApp buttons float at the bottom right', async ({ page }) => {
+  const viewport = DESKTOP
+  await page.setViewportSize(viewport)
+  await page.goto('/services')
+  const { quickContact, telegram, whatsapp } = quickContactButtons(page)
+  await expect(telegram).toHaveAttribute('href', siteEnv.telegramUrl)
+  await expect(whatsapp).toHaveAttribute('href', siteEnv.whatsappUrl)
+
+  const expectBottomRight = async () => {
+    const group = await quickContact.boundingBox()
+    expect(group, 'quick contact buttons are laid out').not.toBeNull()
+    if (!group) return
+    // Within 40px of the right and bottom edges of the viewport, and fully inside it.
+    expect(group.x + group.width).toBeLessThanOrEqual(viewport.width)
+    expect(group.x + group.width).toBeGreaterThanOrEqual(viewport.width - 40)
+    expect(group.y + group.height).toBeLessThanOrEqual(viewport.height)
+    expect(group.y + group.height).toBeGreaterThanOrEqual(viewport.height - 40)
+    for (const button of [telegram, whatsapp]) {
+      const box = await button.boundingBox()
+      expect(box).not.toBeNull()
+      if (!box) return
+      expect(box.x).toBeGreaterThan(viewport.width / 2)
+      expect(box.y).toBeGreaterThan(viewport.height / 2)
+      expect(box.width).toBeGreaterThanOrEqual(44)
+      expect(box.height).toBeGreaterThanOrEqual(44)
+    }
+  }
+  await expectBottomRight()
+  // Floating: the buttons stay in place when the page scrolls.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0)
+  await expectBottomRight()
+})
+
+function quickContactButtons(page: Page) {
+  const quickContact = page.getByRole('complementary', { name: 'Quick contact', exact: true })
+  return {
+    quickContact,
+    telegram: quickContact.getByRole('link', { name: 'Chat on Telegram', exact: true }),
+    whatsapp: quickContact.getByRole('link', { name: 'Message on WhatsApp', exact: true }),
+  }
 }
