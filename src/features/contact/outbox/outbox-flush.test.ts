@@ -197,3 +197,45 @@ test('a skipped round (someone else holds the lock) reports the counts it finds 
     skipped: true,
   })
 })
+
+/** A stored record as the store writes it, for the checks below. */
+const storedRecord = (row: SealedRow) => ({
+  v: 1,
+  ...row,
+  queued_at: '2025-03-01T08:00:00.000Z',
+  attempts: 0,
+  next_attempt_at: T0,
+  state: 'pending',
+  last_error: null,
+})
+
+test.each([
+  ['a key_id one character too long', { key_id: '0123456789abcdef0' }],
+  ['a key_id with something before it', { key_id: 'x0123456789abcdef' }],
+  ['text before the armor', { sealed: `Dear team,\n${armor('YWRh')}` }],
+  ['text after the armor', { sealed: `${armor('YWRh')}Sent from my phone` }],
+])('a stored record with %s is never sent', async (_name, damage) => {
+  await putRaw({ ...storedRecord(ADA), ...damage })
+  const { send, sent } = scriptedSend({})
+
+  const result = await flushOutbox(deps(send))
+
+  expect(sent).toStrictEqual([])
+  expect(result.counts).toStrictEqual({ pending: 0, needsAttention: 1 })
+})
+
+test.each([
+  [
+    'an armor of several lines, as age writes a long brief',
+    armor(`${'A'.repeat(64)}\n${'B'.repeat(64)}\nCCCC`),
+  ],
+  ['an armor without its final newline (the database accepts it too)', armor('YWRh').trimEnd()],
+])('a stored record with %s is sent as it is', async (_name, sealed) => {
+  await putRaw(storedRecord({ ...ADA, sealed }))
+  const { send, sent } = scriptedSend({ [ADA.id]: [DELIVERED] })
+
+  const result = await flushOutbox(deps(send))
+
+  expect(sent).toStrictEqual([{ ...ADA, sealed }])
+  expect(result).toMatchObject({ skipped: false, counts: { pending: 0, needsAttention: 0 } })
+})

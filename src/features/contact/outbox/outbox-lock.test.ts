@@ -77,6 +77,11 @@ test('without Web Locks, one page still sends one round at a time under the same
   expect(await outboxLock('page-only')(async () => 4)).toBe(4)
 })
 
+test('works where there is no navigator at all (a worker, an old runtime)', async () => {
+  vi.stubGlobal('navigator', undefined)
+  expect(await outboxLock('no-navigator')(async () => 'ran')).toBe('ran')
+})
+
 test('without Web Locks, a round that fails frees the lock for the next one', async () => {
   const lock = outboxLock('page-failure', null)
   await expect(lock(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom')

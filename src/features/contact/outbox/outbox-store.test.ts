@@ -121,6 +121,12 @@ test('mark changes only what it is given and keeps the sealed row as it was', as
   ])
 })
 
+test('keeps the queue in the database the released site uses, apart from the plaintext outbox before sealing', () => {
+  // Renaming it would strand every message a visitor has queued; sharing the old name would mix
+  // sealed rows with the plaintext ones the migration still has to seal.
+  expect(OUTBOX_DB_NAME).toBe('contact-outbox-sealed')
+})
+
 test('names the databases that exist, so a page that never queued anything creates none', async () => {
   const browser = new IDBFactory()
   vi.stubGlobal('indexedDB', browser)

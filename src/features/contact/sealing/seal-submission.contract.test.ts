@@ -1,0 +1,70 @@
+// The recipient rules the database shares with the sealer (CONTRACTS.md, "Sealed submission":
+// X25519 recipients only; key_id over the whole set), and the warm-up. The sealing itself is
+// covered in seal-submission.test.ts.
+import {
+  Encrypter,
+  generateHybridIdentity,
+  generateIdentity,
+  identityToRecipient,
+} from 'age-encryption'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { keySetId, sealSubmission, warmUp, type SubmissionDocument } from './seal-submission'
+
+const submission: SubmissionDocument = {
+  id: '0b9d7c1e-4f3a-4c2b-9a1d-6e5f4a3b2c1d',
+  name: 'Night Owl',
+  contact: '@night_owl',
+  project_type: null,
+  budget: null,
+  message: 'A quiet launch.',
+  user_agent: 'TestAgent/1.0',
+  submitted_at: '2026-11-22T16:20:00.000Z',
+}
+
+let staff: string
+let checksumTypo: string
+beforeAll(async () => {
+  staff = await identityToRecipient(await generateIdentity())
+  // The right shape and alphabet, one letter off: only age's checksum can tell.
+  const last = staff.at(-1) === 'q' ? 'p' : 'q'
+  checksumTypo = `${staff.slice(0, -1)}${last}`
+})
+
+afterEach(() => vi.restoreAllMocks())
+
+describe('recipients', () => {
+  it('a recipient with a checksum typo gives no key_id, alone or beside a valid one', async () => {
+    await expect(keySetId([checksumTypo])).rejects.toMatchObject({ reason: 'invalid-recipient' })
+    await expect(keySetId([staff, checksumTypo])).rejects.toMatchObject({
+      reason: 'invalid-recipient',
+    })
+    await expect(keySetId([checksumTypo, staff])).rejects.toMatchObject({
+      reason: 'invalid-recipient',
+    })
+  })
+
+  it('refuses a post-quantum (hybrid) recipient: the database registers X25519 recipients only', async () => {
+    const hybrid = await identityToRecipient(await generateHybridIdentity())
+    // age itself would take it; the sealer must not, or the database would refuse every row.
+    expect(() => new Encrypter().addRecipient(hybrid)).not.toThrow()
+
+    await expect(sealSubmission(submission, [hybrid])).rejects.toMatchObject({
+      reason: 'invalid-recipient',
+    })
+    await expect(keySetId([staff, hybrid])).rejects.toMatchObject({ reason: 'invalid-recipient' })
+  })
+})
+
+describe('warmUp', () => {
+  it('really runs age once, to a recipient nobody holds, so the first real seal is fast', async () => {
+    const encrypt = vi.spyOn(Encrypter.prototype, 'encrypt')
+    const addRecipient = vi.spyOn(Encrypter.prototype, 'addRecipient')
+
+    await warmUp()
+
+    expect(encrypt).toHaveBeenCalledTimes(1)
+    const recipients = addRecipient.mock.calls.map(([recipient]) => recipient)
+    expect(recipients.length).toBeGreaterThan(0)
+    for (const recipient of recipients) expect(recipient).toMatch(/^age1[0-9a-z]{58}$/)
+  })
+})
