@@ -91,7 +91,12 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
     return fetch(`${backend.url}${path}`, {
       method: 'POST',
       headers: merged,
-      body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
+      body:
+        typeof body === 'string'
+          ? body
+          : body instanceof Uint8Array
+            ? new Uint8Array(body) // raw bytes, for bodies that are not valid UTF-8
+            : JSON.stringify(body),
     })
   }
 
