@@ -3,6 +3,7 @@ import { submissionsWithId } from '../support/backend-db'
 import {
   AGE_ARMOR,
   contactForm,
+  expectFormValues,
   fillContactForm,
   INSERT_URL,
   markedValues,
@@ -22,8 +23,8 @@ import { expect, test } from '../support/strict-page'
 
 test.use({ serviceWorkers: 'allow' })
 
-function brief(label: string): ContactValues {
-  return { name: `${label} sender`, contact: 'queued@example.com', project_type: 'community-building', message: `Brief from ${label}.` }
+function brief(label: string): Required<ContactValues> {
+  return { name: `${label} sender`, contact: 'queued@example.com', project_type: 'community-building', budget: '25k-50k', message: `Brief from ${label}.` }
 }
 
 /**
@@ -35,6 +36,13 @@ async function queueWhileOffline(page: Page, context: BrowserContext, values: Co
   await waitForOfflineReady(page)
   await goOffline(context)
   return sendOffline(page, values)
+}
+
+/** Focuses the form, which loads the crypto chunk, and waits until it has arrived. */
+async function startOnForm(page: Page): Promise<void> {
+  const sealerLoaded = page.waitForResponse((response) => /\/assets\/seal-submission-[\w-]+\.js$/.test(response.url()))
+  await contactForm(page).name.focus()
+  expect((await sealerLoaded).ok()).toBe(true)
 }
 
 async function sendOffline(page: Page, values: ContactValues): Promise<string> {
@@ -53,11 +61,13 @@ test('a message sent offline is sealed on the device, then arrives exactly once,
   allowConsoleError,
 }) => {
   // The connection drops while the first visit is still loading (before the service worker or
-  // the toaster could be fetched); Chromium reports each aborted load, depending on timing.
+  // the toaster could be fetched, but after the visitor started on the form); Chromium reports
+  // each aborted load, depending on timing.
   allowConsoleError(/An unknown error occurred when fetching the script|Failed to load resource: net::ERR_INTERNET_DISCONNECTED/)
   const bodies = recordRestBodies(page)
   const { marker, values } = markedValues('Offline')
   await openContactPage(page)
+  await startOnForm(page)
   await goOffline(context)
   const id = await sendOffline(page, values)
 
@@ -87,6 +97,24 @@ test('a message sent offline is sealed on the device, then arrives exactly once,
   expect(await openSealed(rows[0]!.sealed!)).toMatchObject({ id, ...values, budget: values.budget })
 })
 
+test('offline before the encryption code could load, nothing is sent or stored and every value stays', async ({
+  page,
+  context,
+  allowConsoleError,
+}) => {
+  allowConsoleError(/ERR_INTERNET_DISCONNECTED|An unknown error occurred when fetching the script|Contact submission failed/)
+  const values = { ...brief('Fail Closed'), budget: '' }
+  await openContactPage(page)
+  await goOffline(context)
+  await fillContactForm(page, values)
+  await contactForm(page).submit.click()
+
+  await expect(toast(page, submitToasts.failed.title)).toContainText('nothing was sent')
+  await expectFormValues(page, values)
+  expect(await outboxRecords(page)).toEqual([])
+  await expect(page.getByText(outboxCopy.waiting(1))).toBeHidden()
+})
+
 test('when "online" comes before the network works, the outbox keeps trying until it does', async ({
   page,
   context,
@@ -94,6 +122,7 @@ test('when "online" comes before the network works, the outbox keeps trying unti
 }) => {
   allowConsoleError(/ERR_INTERNET_DISCONNECTED|An unknown error occurred when fetching the script/)
   await openContactPage(page)
+  await startOnForm(page)
   await goOffline(context)
   const id = await sendOffline(page, brief('Slow Comeback'))
 
