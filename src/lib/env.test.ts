@@ -68,6 +68,15 @@ describe('parseSiteEnv', () => {
     expect(env.submissionKeys).toEqual({ recipients: [STAFF, ESCROW], keyId: '0123456789abcdef' })
   })
 
+  it('refuses a recipient that is not even shaped like one', () => {
+    expect(() =>
+      parseSiteEnv({
+        VITE_SUBMISSION_RECIPIENTS: 'age1abc',
+        VITE_SUBMISSION_KEY_ID: '0123456789abcdef',
+      }),
+    ).toThrow(/VITE_SUBMISSION_RECIPIENTS/)
+  })
+
   it('refuses recipients without a well-formed key_id, naming the variable', () => {
     expect(() => parseSiteEnv({ VITE_SUBMISSION_RECIPIENTS: STAFF })).toThrow(
       /VITE_SUBMISSION_KEY_ID/,

@@ -87,18 +87,14 @@ function readEmail(raw: RawEnv, name: EnvName): string {
   return value
 }
 
-/**
- * The configured recipients, checked: each must be an X25519 age recipient, so a typo fails the
- * build here instead of every visitor's submission later.
- */
-export function parseSubmissionRecipients(raw: RawEnv): string[] {
+function listRecipients(raw: RawEnv, isValid: (entry: string) => boolean): string[] {
   const name = 'VITE_SUBMISSION_RECIPIENTS'
   const entries = read(raw, name)
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '')
   for (const entry of entries) {
-    if (!isX25519Recipient(entry)) {
+    if (!isValid(entry)) {
       throw new EnvError(
         name,
         `must list X25519 age recipients (age1…, as age-keygen prints them), got "${entry}"`,
@@ -106,6 +102,15 @@ export function parseSubmissionRecipients(raw: RawEnv): string[] {
     }
   }
   return [...new Set(entries)]
+}
+
+/**
+ * The configured recipients, fully checked (bech32 checksum included), so a typo fails the build
+ * here instead of every visitor's submission later. vite.config.ts calls it; the pages then only
+ * re-check the shape of what the build passed on, which keeps the checksum code out of every page.
+ */
+export function parseSubmissionRecipients(raw: RawEnv): string[] {
+  return listRecipients(raw, isX25519Recipient)
 }
 
 /** The local stand-in (or `supabase start`) rather than a hosted project. */
@@ -127,7 +132,7 @@ export function assertRecipientsFor(supabaseUrl: string, recipients: readonly st
 }
 
 function parseSubmissionKeys(raw: RawEnv): SubmissionKeys | null {
-  const [first, ...rest] = parseSubmissionRecipients(raw)
+  const [first, ...rest] = listRecipients(raw, (entry) => /^age1[0-9a-z]{58}$/.test(entry))
   if (first === undefined) return null
   const keyId = read(raw, 'VITE_SUBMISSION_KEY_ID')
   if (!/^[0-9a-f]{16}$/.test(keyId)) {
