@@ -1,0 +1,354 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Browser, type BrowserContextOptions, type Page } from '@playwright/test'
+import { appUpdateCopy } from '../../src/content/app-update'
+import { formCopy, REQUIRED_FIELDS_MESSAGE, submitToasts } from '../../src/features/contact/contact-copy'
+import { uniqueName } from '../support/backend-db'
+import { contactForm, fillContactForm, INSERT_URL, openContactPage, toast } from '../support/contact-form'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
+import { waitForOfflineReady } from '../support/offline'
+import {
+  allowNotFoundConsoleOn,
+  allPages,
+  DESKTOP,
+  gotoHydrated,
+  menuToggle,
+  NOT_FOUND_CONSOLE,
+  NOT_FOUND_PATH,
+  openMenu,
+  pageHeading,
+  PHONE,
+} from '../support/site'
+import { expect, HARNESS_CONSOLE_NOTES, test } from '../support/strict-page'
+
+/**
+ * Phone first (issue 11): on the phones most visitors use, in the browser and as the installed app,
+ * nothing fixed covers what a thumb must reach, the first visit is calm, the menu behaves as a
+ * sheet (with and without JavaScript), and toasts never contradict each other.
+ */
+
+/** Small, common and large phone screens. */
+const PHONES = [
+  { width: 320, height: 568 },
+  { width: 375, height: 812 },
+  { width: 412, height: 915 },
+] as const
+
+/**
+ * The installed app on an iPhone draws under the status bar and the home indicator
+ * (`viewport-fit=cover`): Chromium emulates those insets through the DevTools protocol.
+ */
+const STANDALONE_INSETS = { top: 47, bottom: 34, left: 0, right: 0 }
+
+/**
+ * The site as an installed app: Chromium installs it from its manifest and moves the page into an
+ * app window, where `display-mode: standalone` matches (Playwright's media emulation has no
+ * display mode). Installing needs a browser profile of its own; test contexts are incognito.
+ */
+async function openInstalledApp(baseURL: string, viewport: { width: number; height: number }) {
+  const profile = await mkdtemp(join(tmpdir(), 'site-standalone-'))
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    viewport,
+    serviceWorkers: 'block',
+  })
+  const page = context.pages()[0] ?? (await context.newPage())
+  const problems: string[] = []
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`))
+  page.on('console', (message) => {
+    const text = message.text()
+    const expected = HARNESS_CONSOLE_NOTES.includes(`${message.type()}: ${text}`) || NOT_FOUND_CONSOLE.some((line) => line.test(text))
+    if ((message.type() === 'error' || message.type() === 'warning') && !expected) problems.push(text)
+  })
+  await page.goto(`${baseURL}/`)
+  const cdp = await context.newCDPSession(page)
+  const manifestId = new URL('/', baseURL).href
+  await cdp.send('PWA.install', { manifestId })
+  await cdp.send('PWA.openCurrentPageInApp', { manifestId })
+  await expect.poll(() => page.evaluate(() => matchMedia('(display-mode: standalone)').matches)).toBe(true)
+  await page.setViewportSize(viewport)
+  await (await context.newCDPSession(page)).send('Emulation.setSafeAreaInsetsOverride', { insets: STANDALONE_INSETS })
+  const close = async () => {
+    await context.close()
+    await rm(profile, { recursive: true, force: true })
+  }
+  return { page, problems, close }
+}
+
+/**
+ * Scrolls every visible link, button and form control into view in turn (as focusing or a
+ * scroll-to would) and lists each one a fixed element covers. Controls that are themselves part
+ * of a fixed element (the header, the quick-contact buttons) are not scrolled content.
+ */
+async function coveredControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const isFixed = (element: Element) => ['fixed', 'sticky'].includes(getComputedStyle(element).position)
+    // Visible, and not clipped away: the visually hidden skip link only shows once focused, and is
+    // then fixed itself.
+    const shown = (element: Element) => {
+      const box = element.getBoundingClientRect()
+      const clipped = getComputedStyle(element).clipPath !== 'none'
+      return element.checkVisibility({ visibilityProperty: true, opacityProperty: true }) && !clipped && box.width > 1 && box.height > 1
+    }
+    const fixed = [...document.querySelectorAll('body *')].filter((element) => isFixed(element) && shown(element))
+    const controls = [
+      ...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, summary, [tabindex="0"]'),
+    ].filter((control) => shown(control) && !fixed.some((layer) => layer.contains(control)))
+    const describe = (element: Element) =>
+      `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}"`
+    const problems: string[] = []
+    for (const control of controls) {
+      control.scrollIntoView({ block: 'nearest', inline: 'nearest' })
+      const box = control.getBoundingClientRect()
+      for (const layer of fixed) {
+        const cover = layer.getBoundingClientRect()
+        // One pixel of touching borders is not covering.
+        const overlapX = Math.min(box.right, cover.right) - Math.max(box.left, cover.left)
+        const overlapY = Math.min(box.bottom, cover.bottom) - Math.max(box.top, cover.top)
+        if (overlapX > 1 && overlapY > 1) problems.push(`${describe(control)} under ${describe(layer)}`)
+      }
+    }
+    window.scrollTo(0, 0)
+    return problems
+  })
+}
+
+for (const viewport of PHONES) {
+  test(`at ${viewport.width}px in the browser: no fixed element covers a link, button or form control on any page`, async ({
+    page,
+    allowConsoleError,
+  }) => {
+    allowNotFoundConsoleOn(NOT_FOUND_PATH, allowConsoleError)
+    await page.setViewportSize(viewport)
+    const problems: string[] = []
+    for (const { path } of allPages) {
+      await gotoHydrated(page, path)
+      problems.push(...(await coveredControls(page)).map((problem) => `${path}: ${problem}`))
+    }
+    expect(problems).toEqual([])
+  })
+
+  test(`at ${viewport.width}px as the installed app (standalone, iPhone safe areas): no fixed element covers a control on any page`, async ({
+    baseURL,
+  }) => {
+    test.setTimeout(60_000)
+    const app = await openInstalledApp(baseURL ?? '', viewport)
+    try {
+      const problems: string[] = []
+      for (const { path } of allPages) {
+        await gotoHydrated(app.page, path)
+        problems.push(...(await coveredControls(app.page)).map((problem) => `${path}: ${problem}`))
+      }
+      expect(problems).toEqual([])
+      // The header and the quick-contact bar keep clear of the status bar and the home indicator.
+      const header = await app.page.getByRole('banner').getByRole('link').first().boundingBox()
+      const bar = await app.page.getByRole('complementary', { name: 'Quick contact', exact: true }).getByRole('link').first().boundingBox()
+      expect(header && header.y >= STANDALONE_INSETS.top).toBe(true)
+      expect(bar && bar.y + bar.height <= viewport.height - STANDALONE_INSETS.bottom).toBe(true)
+      expect(app.problems).toEqual([])
+    } finally {
+      await app.close()
+    }
+  })
+}
+
+test('the quick-contact buttons step aside while a form field has focus, and come back after', async ({ page }) => {
+  await page.setViewportSize(PHONE)
+  await openContactPage(page)
+  const quickContact = page.getByRole('complementary', { name: 'Quick contact', exact: true })
+  await expect(quickContact).toBeVisible()
+  await contactForm(page).message.focus()
+  await expect(quickContact).toBeHidden()
+  await contactForm(page).name.focus()
+  await expect(quickContact).toBeHidden()
+  // Leaving the fields for Send Securely brings them back, clear of it.
+  await contactForm(page).submit.focus()
+  await expect(quickContact).toBeVisible()
+  const [send, bar] = [await contactForm(page).submit.boundingBox(), await quickContact.boundingBox()]
+  expect(send && bar && send.y + send.height <= bar.y).toBe(true)
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+  await expect(quickContact).toBeVisible()
+})
+
+/**
+ * A first visit in its own context, with the service worker allowed: it installs, caches the site
+ * and says "Ready to work offline".
+ */
+async function firstVisit(browser: Browser, options: BrowserContextOptions, path: string) {
+  const context = await browser.newContext({ ...options, serviceWorkers: 'allow' })
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  page.on('console', (message) => {
+    if (message.type() === 'error' && path !== NOT_FOUND_PATH) errors.push(message.text())
+  })
+  await gotoHydrated(page, path)
+  await waitForOfflineReady(page)
+  return { context, page, errors }
+}
+
+for (const viewport of PHONES) {
+  test(`at ${viewport.width}px the first visit's "Ready to work offline" never covers the heading or the menu`, async ({
+    browser,
+    baseURL,
+  }) => {
+    // Each page is a first visit of its own: a fresh browser context installs the service worker.
+    test.setTimeout(150_000)
+    for (const { id, path } of allPages) {
+      const { context, page, errors } = await firstVisit(browser, { viewport, baseURL }, path)
+      try {
+        const notice = page.getByText(appUpdateCopy.offlineReady.title)
+        await expect(notice).toBeVisible()
+        const heading = page.getByRole('main').getByRole('heading', { level: 1 })
+        await expect(heading).toHaveText(pageHeading[id])
+        // It is a quiet line in the footer, in the page's flow: it can cover nothing.
+        expect(await notice.evaluate((element) => element.closest('footer') !== null)).toBe(true)
+        const [noticeBox, headingBox] = [await notice.boundingBox(), await heading.boundingBox()]
+        expect(noticeBox && headingBox && noticeBox.y > headingBox.y + headingBox.height).toBe(true)
+        // Nor is it in a toast over the page, where the open menu would be.
+        await expect(page.getByRole('region', { name: /Notifications/ })).toHaveCount(0)
+        await openMenu(page)
+        await expect(page.getByRole('navigation', { name: 'Mobile', exact: true })).toBeVisible()
+        expect(errors).toEqual([])
+      } finally {
+        await context.close()
+      }
+    }
+  })
+}
+
+const mobileMenu = (page: Page) => page.getByRole('navigation', { name: 'Mobile', exact: true })
+
+test('the menu sheet closes on a tap outside it, on the dimmed page', async ({ page }) => {
+  await page.setViewportSize(PHONE)
+  await gotoHydrated(page, '/services')
+  await openMenu(page)
+  const sheet = await mobileMenu(page).boundingBox()
+  expect(sheet).not.toBeNull()
+  // Below the sheet: the backdrop over the page, not one of the page's own buttons.
+  await page.mouse.click(PHONE.width / 2, Math.min(PHONE.height - 20, (sheet?.y ?? 0) + (sheet?.height ?? 0) + 40))
+  await expect(mobileMenu(page)).toBeHidden()
+  await expect(menuToggle(page)).toHaveAttribute('aria-expanded', 'false')
+  await expect(page).toHaveURL('/services')
+})
+
+test('the menu sheet closes on Escape and gives focus back to its toggle', async ({ page }) => {
+  await page.setViewportSize(PHONE)
+  await gotoHydrated(page, '/')
+  await openMenu(page)
+  await page.keyboard.press('Tab')
+  await expect(mobileMenu(page).getByRole('link').first()).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(mobileMenu(page)).toBeHidden()
+  await expect(menuToggle(page)).toBeFocused()
+})
+
+test('Tab and Shift+Tab stay inside the open menu: its toggle and its links', async ({ page }) => {
+  await page.setViewportSize(PHONE)
+  await gotoHydrated(page, '/about')
+  await openMenu(page)
+  await menuToggle(page).focus()
+  const links = await mobileMenu(page).getByRole('link').count()
+  const insideMenu = () =>
+    page.evaluate(() => {
+      const active = document.activeElement
+      return (
+        active?.closest('nav[aria-label="Mobile"]') !== null ||
+        (active instanceof HTMLButtonElement && active.getAttribute('aria-controls') !== null)
+      )
+    })
+  for (let press = 0; press < links + 3; press++) {
+    await page.keyboard.press('Tab')
+    expect(await insideMenu(), `after ${press + 1} Tab`).toBe(true)
+  }
+  // Backwards from the toggle, focus wraps to the sheet's last link.
+  await menuToggle(page).focus()
+  await page.keyboard.press('Shift+Tab')
+  await expect(mobileMenu(page).getByRole('link').last()).toBeFocused()
+})
+
+test('the page behind the open menu does not scroll; it scrolls again once the menu closes', async ({ page }) => {
+  await page.setViewportSize(PHONE)
+  await gotoHydrated(page, '/case-studies')
+  await openMenu(page)
+  const before = await page.evaluate(() => window.scrollY)
+  await page.mouse.move(PHONE.width / 2, PHONE.height - 40)
+  await page.mouse.wheel(0, 800)
+  await page.waitForTimeout(300)
+  expect(await page.evaluate(() => window.scrollY)).toBe(before)
+  await page.keyboard.press('Escape')
+  await expect(mobileMenu(page)).toBeHidden()
+  await page.mouse.wheel(0, 800)
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(before)
+})
+
+test.describe('the menu without JavaScript', () => {
+  test.use({ javaScriptEnabled: false, viewport: PHONE })
+
+  test('opens from its button, closes on Escape and on a tap outside, and its links load their page', async ({
+    page,
+  }) => {
+    await page.goto('/')
+    await expect(mobileMenu(page)).toBeHidden()
+    await menuToggle(page).click()
+    await expect(mobileMenu(page)).toBeVisible()
+    // The page behind is locked by CSS alone.
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe('hidden')
+    await page.keyboard.press('Escape')
+    await expect(mobileMenu(page)).toBeHidden()
+
+    await menuToggle(page).click()
+    await expect(mobileMenu(page)).toBeVisible()
+    await page.mouse.click(PHONE.width / 2, PHONE.height - 20)
+    await expect(mobileMenu(page)).toBeHidden()
+
+    await menuToggle(page).click()
+    await mobileMenu(page).getByRole('link', { name: 'Services', exact: true }).click()
+    await expect(page).toHaveURL('/services')
+    await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText(pageHeading.services)
+    await expect(mobileMenu(page)).toBeHidden()
+  })
+})
+
+test('after a successful send no earlier validation toast remains', async ({ page }) => {
+  await page.setViewportSize(PHONE)
+  await page.route(INSERT_URL, (route) =>
+    route.fulfill({ status: 201, headers: { 'access-control-allow-origin': '*' }, body: '' }),
+  )
+  await openContactPage(page)
+  await contactForm(page).submit.click()
+  await expect(toast(page, REQUIRED_FIELDS_MESSAGE)).toBeVisible()
+
+  await fillContactForm(page, { name: uniqueName('Toast Order'), contact: 'toast@example.com', message: 'Hello.' })
+  await contactForm(page).submit.click()
+  await expect(toast(page, submitToasts.sent.title)).toBeVisible()
+  await expect(toast(page, REQUIRED_FIELDS_MESSAGE)).toHaveCount(0)
+
+  // On a phone the toast sits at the bottom, clear of the page's heading.
+  const [toastBox, headingBox] = [
+    await toast(page, submitToasts.sent.title).boundingBox(),
+    await page.getByRole('main').getByRole('heading', { level: 1 }).boundingBox(),
+  ]
+  if (toastBox && headingBox && headingBox.y + headingBox.height > 0) {
+    expect(toastBox.y).toBeGreaterThan(headingBox.y + headingBox.height)
+  }
+})
+
+for (const viewport of [PHONE, DESKTOP]) {
+  test(`at ${viewport.width}px an empty submit focuses the first field with its label below the header`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport)
+    await openContactPage(page)
+    // Scrolled so that the fields are above the screen: the focus has to bring one back.
+    await contactForm(page).submit.scrollIntoViewIfNeeded()
+    await page.evaluate(() => window.scrollBy(0, 400))
+    await contactForm(page).submit.click()
+    await expect(contactForm(page).name).toBeFocused()
+    const label = page.locator('label', { hasText: formCopy.name.label })
+    const [labelBox, headerBox] = [await label.boundingBox(), await page.getByRole('banner').boundingBox()]
+    expect(labelBox && headerBox && labelBox.y >= headerBox.y + headerBox.height).toBe(true)
+  })
+}
