@@ -47,7 +47,18 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN
 }
 
-async function audit(url: string, port: number): Promise<Run> {
+/** Lighthouse now and then fails to record a trace on a busy machine (NO_NAVSTART): try again. */
+async function audit(url: string, port: number, attempts = 3): Promise<Run> {
+  try {
+    return await auditOnce(url, port)
+  } catch (error) {
+    if (attempts <= 1) throw error
+    console.warn(`${String(error)}; trying again`)
+    return audit(url, port, attempts - 1)
+  }
+}
+
+async function auditOnce(url: string, port: number): Promise<Run> {
   const result = await lighthouse(url, {
     port,
     output: 'json',
