@@ -2,8 +2,9 @@
 // of mutants killed on every file of the submission path). Stryker's own `thresholds.break` looks
 // only at the total, where one well-tested file can hide a weak one.
 //
-// Reads Stryker's JSON report; leaves out the equivalent mutants listed in the config (each with
-// its reason) and fails when a listed one no longer matches a surviving mutant.
+// Reads Stryker's JSON report (or the file given as the first argument), leaves out the equivalent
+// mutants listed in the config, each with its reason, and fails when an entry of that list names
+// no surviving mutant or more than one mutant, so the list can neither go stale nor hide a gap.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { EQUIVALENT_MUTANTS, FILE_THRESHOLD, REPORT_DIR } from '../../.config/stryker.config.mjs'
@@ -26,43 +27,45 @@ function originalText(source, { start, end }) {
   ].join('\n')
 }
 
-const unusedEquivalents = new Set(EQUIVALENT_MUTANTS)
+/** Whether an entry of EQUIVALENT_MUTANTS names this mutant. */
+function names(entry, file, source, mutant) {
+  return (
+    entry.file === file &&
+    entry.mutator === mutant.mutatorName &&
+    entry.replacement === mutant.replacement &&
+    entry.line === source.split('\n')[mutant.location.start.line - 1].trim() &&
+    (entry.original === undefined || entry.original === originalText(source, mutant.location))
+  )
+}
+
+const matches = new Map(EQUIVALENT_MUTANTS.map((entry) => [entry, { all: 0, undetected: 0 }]))
 const rows = []
-for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a], [b]) =>
-  a.localeCompare(b),
-)) {
-  let detected = 0
-  let undetected = 0
-  let equivalent = 0
-  const survivors = []
+const files = Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))
+for (const [file, { source, mutants }] of files) {
+  const row = { file, detected: 0, undetected: 0, equivalent: 0, survivors: [] }
   for (const mutant of mutants) {
-    const original = originalText(source, mutant.location)
-    const listed = EQUIVALENT_MUTANTS.find(
-      (entry) =>
-        entry.file === file &&
-        entry.mutator === mutant.mutatorName &&
-        entry.original === original &&
-        entry.replacement === mutant.replacement,
-    )
-    if (listed && UNDETECTED.has(mutant.status)) {
-      equivalent += 1
-      unusedEquivalents.delete(listed)
+    const listed = EQUIVALENT_MUTANTS.filter((entry) => names(entry, file, source, mutant))
+    for (const entry of listed) matches.get(entry).all += 1
+    if (listed.length > 0 && UNDETECTED.has(mutant.status)) {
+      row.equivalent += 1
+      for (const entry of listed) matches.get(entry).undetected += 1
     } else if (DETECTED.has(mutant.status)) {
-      detected += 1
+      row.detected += 1
     } else if (UNDETECTED.has(mutant.status)) {
-      undetected += 1
-      survivors.push(
-        `  ${file}:${mutant.location.start.line} ${mutant.mutatorName}: ${original} -> ${mutant.replacement}`,
+      row.undetected += 1
+      const { line } = mutant.location.start
+      const original = originalText(source, mutant.location)
+      row.survivors.push(
+        `  ${file}:${line} ${mutant.mutatorName} (${mutant.status}): ${original} -> ${mutant.replacement}`,
       )
     }
   }
-  const valid = detected + undetected
-  const score = valid === 0 ? 100 : (100 * detected) / valid
-  rows.push({ file, score, detected, undetected, equivalent, survivors })
+  const valid = row.detected + row.undetected
+  rows.push({ ...row, score: valid === 0 ? 100 : (100 * row.detected) / valid })
 }
 
 console.log(
-  `\nMutation score per file (bar: ${FILE_THRESHOLD} %; equivalent mutants listed in .config/stryker.config.mjs left out)`,
+  `\nMutation score per file (bar: ${FILE_THRESHOLD} %; equivalent mutants, listed with reasons in .config/stryker.config.mjs, left out)`,
 )
 for (const { file, score, detected, undetected, equivalent } of rows) {
   const mark = score >= FILE_THRESHOLD ? 'ok  ' : 'FAIL'
@@ -72,13 +75,19 @@ for (const { file, score, detected, undetected, equivalent } of rows) {
 }
 
 const failing = rows.filter(({ score }) => score < FILE_THRESHOLD)
-for (const { file, survivors } of failing) {
-  console.log(`\nMissed in ${file}:`)
-  console.log(survivors.join('\n'))
-}
-for (const entry of unusedEquivalents) {
+for (const { file, survivors } of failing)
+  console.log(`\nMissed in ${file}:\n${survivors.join('\n')}`)
+
+const badEntries = [...matches].filter(([, { all, undetected }]) => undetected === 0 || all > 1)
+for (const [entry, { all }] of badEntries) {
+  const problem =
+    all > 1
+      ? `names ${all} mutants (add \`original\` to single one out)`
+      : all === 1
+        ? 'names a mutant the tests now kill (it was not equivalent: remove the entry)'
+        : 'names no mutant (the code changed: update or remove the entry)'
   console.log(
-    `\nListed as equivalent but not a surviving mutant (killed now, or the code changed): ${entry.file} ${entry.mutator}: ${entry.original} -> ${entry.replacement}`,
+    `\nEquivalent-mutant entry ${problem}: ${entry.file}: "${entry.line}" ${entry.mutator} -> ${entry.replacement}`,
   )
 }
-if (failing.length > 0 || unusedEquivalents.size > 0) process.exit(1)
+if (failing.length > 0 || badEntries.length > 0) process.exit(1)

@@ -1,6 +1,7 @@
 // The recipient rules the database shares with the sealer (CONTRACTS.md, "Sealed submission":
 // X25519 recipients only; key_id over the whole set), and the warm-up. The sealing itself is
 // covered in seal-submission.test.ts.
+import { createHash } from 'node:crypto'
 import {
   Encrypter,
   generateHybridIdentity,
@@ -52,6 +53,17 @@ describe('recipients', () => {
       reason: 'invalid-recipient',
     })
     await expect(keySetId([staff, hybrid])).rejects.toMatchObject({ reason: 'invalid-recipient' })
+  })
+})
+
+describe('key_id', () => {
+  it('writes every byte as two hex digits, so it matches `sha256sum` even when a byte is below 0x10', async () => {
+    // This recipient's digest starts with the byte 0x07: "07…", never "7…".
+    const recipient = 'age1uzhtzpwzeg483rmp969k7mmrsx9dxgzr5mupjcv7yr6jynqk2vls0xd9yf'
+    const expected = createHash('sha256').update(recipient, 'utf8').digest('hex').slice(0, 16)
+    expect(expected.startsWith('07')).toBe(true)
+
+    expect(await keySetId([recipient])).toBe(expected)
   })
 })
 
