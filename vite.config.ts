@@ -64,7 +64,7 @@ export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
       ? { outDir: PRERENDER_BUNDLE_DIR, emptyOutDir: true, copyPublicDir: false }
       : { outDir: 'dist', emptyOutDir: true, sourcemap: false },
     preview: { host: '127.0.0.1', port: 4173, strictPort: true },
-    appType: 'mpa',
+    appType: 'mpa' as const,
     test: {
       include: ['src/**/*.test.{ts,tsx}', 'supabase/**/*.test.ts'],
       environment: 'node',
