@@ -1,4 +1,5 @@
-import { outboxCopy, submitToasts } from '../../src/features/contact/contact-copy'
+import { submitToasts } from '../../src/features/contact/contact-copy'
+import { outboxCopy } from '../../src/features/contact/outbox/outbox-copy'
 import { submissionsWithId } from '../support/backend-db'
 import {
   AGE_ARMOR,
@@ -38,11 +39,13 @@ async function queueWhileOffline(page: Page, context: BrowserContext, values: Co
   return sendOffline(page, values)
 }
 
-/** Focuses the form, which loads the crypto chunk, and waits until it has arrived. */
+/** Focuses the form, which loads the crypto chunk and the outbox's storage, and waits until they have arrived. */
 async function startOnForm(page: Page): Promise<void> {
   const sealerLoaded = page.waitForResponse((response) => /\/assets\/seal-submission-[\w-]+\.js$/.test(response.url()))
   await contactForm(page).name.focus()
   expect((await sealerLoaded).ok()).toBe(true)
+  // And the outbox's storage code, fetched at the same moment.
+  await page.waitForLoadState('networkidle')
 }
 
 async function sendOffline(page: Page, values: ContactValues): Promise<string> {

@@ -1,21 +1,21 @@
-import { LIMITS } from './contact-fields'
-
 /** Spec §5 / §8: the one message for any required field that is empty after trimming. */
 export const REQUIRED_FIELDS_MESSAGE = 'All required fields must be filled.'
 
 /** Spec §8: what the failure toast says when there is nothing better to say. */
 export const FALLBACK_ERROR_MESSAGE = 'Please try again later.'
 
-/** The form's exact strings (spec §2 Secure Contact, §8 error catalogue). */
+/**
+ * The form's exact strings (spec §2 Secure Contact, §8 error catalogue). Plain text only: the
+ * outbox's status line on every page imports this module, so it must not pull in the form's data.
+ */
 export const formCopy = {
-  name: { label: 'Name / Alias', placeholder: 'Your name or preferred alias', maxLength: LIMITS.name },
-  contact: { label: 'Primary Contact', placeholder: 'Email / Telegram / WhatsApp', maxLength: LIMITS.contact },
+  name: { label: 'Name / Alias', placeholder: 'Your name or preferred alias' },
+  contact: { label: 'Primary Contact', placeholder: 'Email / Telegram / WhatsApp' },
   projectType: { label: 'Project Type', emptyOption: 'Select project type' },
   budget: { label: 'Budget Range (Optional)', emptyOption: 'Select budget range' },
   message: {
     label: 'Project Brief',
     placeholder: 'Goals, timeline, markets, anything we should know. Share only what you are comfortable sharing.',
-    maxLength: LIMITS.message,
   },
   requiredHint: 'Required',
   submit: 'Send Securely',
@@ -60,34 +60,15 @@ export const submitToasts = {
     description:
       'Your message is encrypted and stored on this device. It will be sent automatically as soon as our server can be reached.',
   },
-  /** Sealing failed: nothing was sent or stored (fails closed). */
-  notSealed: (reason: string) => `Nothing was sent. ${reason} Your text is still in the form.`,
-  notSealedReason: 'This browser could not encrypt your message.',
+  /**
+   * Sealing failed and the sealer gave no sentence of its own (its code could not even load).
+   * Nothing was sent or stored: it fails closed.
+   */
+  notSealed:
+    'Your message could not be encrypted here, so nothing was sent. Check your connection and try again; your text is still in the form.',
   /** Neither the network nor this device's storage could take the message. */
   notSaved:
     'It could not be sent or saved on this device. Your text is still in the form; please try again in a moment.',
   /** A queued message refused later, perhaps while the visitor is on another page. */
   queuedRefused: (queuedAt: string, reason: string) => `Your message queued at ${queuedAt} was not delivered. ${reason}`,
 } as const
-
-/** The offline indicator and the review of messages the backend refused. */
-export const outboxCopy = {
-  offline: 'Offline: messages you send wait on this device',
-  waiting: (count: number) => `${count} ${count === 1 ? 'message' : 'messages'} waiting to send`,
-  notDelivered: (count: number) => `${count} ${count === 1 ? 'message was' : 'messages were'} not delivered`,
-  reviewTitle: 'Messages not sent',
-  reviewIntro:
-    'Our server refused these messages. They are kept on this device, encrypted, so they cannot be edited here: send them again as they are, or discard them and write a new one.',
-  queuedAt: (time: string) => `Queued at ${time}`,
-  resend: 'Resend',
-  discard: 'Discard',
-  close: 'Close',
-  empty: 'Nothing is waiting for you.',
-} as const
-
-/** "14:05" today, "3 Mar 2025, 14:05" on another day: enough to tell a visitor's messages apart. */
-export function formatQueuedAt(iso: string, now = new Date()): string {
-  const at = new Date(iso)
-  const sameDay = at.toDateString() === now.toDateString()
-  return at.toLocaleString(undefined, sameDay ? { timeStyle: 'short' } : { dateStyle: 'medium', timeStyle: 'short' })
-}

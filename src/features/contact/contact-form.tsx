@@ -5,7 +5,7 @@ import { FormField, inputClasses } from '../../components/form-field'
 import { preloadToaster } from '../../components/toast/toast-host'
 import { dismissToast, showToast } from '../../components/toast/toast-store'
 import { useHydrated } from '../../lib/use-hydrated'
-import { BUDGET_OPTIONS, PROJECT_TYPE_OPTIONS } from './contact-fields'
+import { BUDGET_OPTIONS, LIMITS, PROJECT_TYPE_OPTIONS } from './contact-fields'
 import { formCopy, submitToasts } from './contact-copy'
 import {
   buildDocument,
@@ -108,7 +108,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
                 required
                 autoComplete="name"
                 placeholder={formCopy.name.placeholder}
-                maxLength={formCopy.name.maxLength}
+                maxLength={LIMITS.name}
                 className={inputClasses}
               />
             )}
@@ -124,7 +124,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
                 autoCapitalize="off"
                 spellCheck={false}
                 placeholder={formCopy.contact.placeholder}
-                maxLength={formCopy.contact.maxLength}
+                maxLength={LIMITS.contact}
                 className={inputClasses}
               />
             )}
@@ -164,7 +164,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
               required
               rows={6}
               placeholder={formCopy.message.placeholder}
-              maxLength={formCopy.message.maxLength}
+              maxLength={LIMITS.message}
               className={`${inputClasses} min-h-[150px] resize-y`}
             />
           )}

@@ -1,17 +1,31 @@
 import { siteEnv } from '../../lib/env'
 import { outbox } from './outbox/use-outbox'
-import { loadSealer, preloadSealer } from './sealing/load-sealer'
-import { sendSealed } from './send-to-supabase'
+import type { SendOutcome } from './send-to-supabase'
 import type { SubmitDependencies } from './submit-contact'
+
+// Loaded as the visitor starts on the form (`prepare`), not with the page: a visitor who only
+// reads /contact downloads neither the sealer's loader nor the sender.
+const sealing = () => import('./sealing/load-sealer')
+const sender = () => import('./send-to-supabase')
 
 /** What the contact form uses in the browser: the age sealer, Supabase, the outbox, `navigator.onLine`. */
 export const browserSubmitDependencies: SubmitDependencies = {
-  prepare: preloadSealer,
+  prepare() {
+    sealing().then(({ preloadSealer }) => preloadSealer(), () => undefined)
+    sender().catch(() => undefined)
+    outbox.prepare()
+  },
+  // A loader that cannot load rejects, and the submit fails closed with the general reason.
   async seal(document) {
+    const { loadSealer } = await sealing()
     const { sealSubmission } = await loadSealer()
     return sealSubmission(document, siteEnv.submissionKeys?.recipients ?? [])
   },
-  send: sendSealed,
+  send: (row) =>
+    sender().then(
+      ({ sendSealed }) => sendSealed(row),
+      (error: unknown): SendOutcome => ({ kind: 'no-answer', reason: 'noAnswer', detail: String(error) }),
+    ),
   enqueue: outbox.enqueue,
   isOnline: () => navigator.onLine,
 }

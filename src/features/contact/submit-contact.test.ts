@@ -81,12 +81,12 @@ describe('submitContact', () => {
 
   it('fails closed when sealing fails: nothing sent or queued, the sealer’s own sentence shown', async () => {
     const sealingError = Object.assign(new Error('This site has no encryption key configured.'), { name: 'SealingError' })
-    for (const [error, reason] of [
+    for (const [error, message] of [
       [sealingError, sealingError.message],
-      [new TypeError('crypto.subtle is undefined'), submitToasts.notSealedReason],
+      [new TypeError('Failed to fetch dynamically imported module'), submitToasts.notSealed],
     ] as const) {
       const deps = dependencies({ kind: 'delivered' }, { seal: vi.fn(async () => Promise.reject(error)) })
-      expect(await submitContact(document, deps)).toEqual({ kind: 'failed', message: submitToasts.notSealed(reason), detail: error })
+      expect(await submitContact(document, deps)).toEqual({ kind: 'failed', message, detail: error })
       expect(deps.send).not.toHaveBeenCalled()
       expect(deps.enqueue).not.toHaveBeenCalled()
     }

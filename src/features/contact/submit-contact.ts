@@ -35,9 +35,9 @@ export async function submitContact(document: SubmissionDocument, deps: SubmitDe
   try {
     row = await deps.seal(document)
   } catch (error) {
-    // A SealingError carries a sentence meant for the visitor; anything else is ours to explain.
-    const reason = error instanceof Error && error.name === 'SealingError' ? error.message : submitToasts.notSealedReason
-    return { kind: 'failed', message: submitToasts.notSealed(reason), detail: error }
+    // A SealingError's message is a whole sentence meant for the visitor; anything else is ours.
+    const message = error instanceof Error && error.name === 'SealingError' ? error.message : submitToasts.notSealed
+    return { kind: 'failed', message, detail: error }
   }
   if (!deps.isOnline()) return queue(row, deps)
 

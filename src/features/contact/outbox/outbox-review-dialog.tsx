@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { formatQueuedAt, outboxCopy } from '../contact-copy'
+import { formatQueuedAt, outboxCopy } from './outbox-copy'
 import type { OutboxRecord } from './outbox-store'
 import { outbox, useOutbox } from './use-outbox'
 

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react'
 import { CloudOff, Inbox } from 'lucide-react'
-import { outboxCopy } from '../contact-copy'
+import { outboxCopy } from './outbox-copy'
 import { useOutbox } from './use-outbox'
 
 const OutboxReviewDialog = lazy(() =>

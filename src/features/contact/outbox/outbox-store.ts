@@ -1,8 +1,10 @@
-import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
+import type { DBSchema, IDBPDatabase } from 'idb'
 import type { SealedRow } from '../../../lib/database-types'
 
 /**
- * The outbox's IndexedDB store, on idb alone (no zod here: this module is in every page's bundle).
+ * The outbox's IndexedDB store, on idb alone. This module is in every page's bundle, so it holds no
+ * zod, and idb itself loads only when the store is opened: a visitor who never queued anything
+ * never downloads it.
  * It holds sealed rows only: the ciphertext, its recipient-set id and bookkeeping, never a value
  * the visitor typed. The database is named for that: the plaintext outbox of the release before
  * sealing lived in "contact-outbox" (see legacy-outbox.ts).
@@ -61,13 +63,15 @@ export function retryDelay(attempts: number): number {
 
 /** `factory` is for tests (fake-indexeddb's `new IDBFactory()`); the page uses `indexedDB`. */
 export async function openOutboxStore(factory: IDBFactory = indexedDB): Promise<OutboxStore> {
+  // idb's openDB always uses the global indexedDB; wrap() is the same with the factory passed in.
+  // Loaded before the request is made, so no event can fire before wrap() listens.
+  const { wrap } = await import('idb')
   const request = factory.open(OUTBOX_DB_NAME, DB_VERSION)
   request.addEventListener('upgradeneeded', () => {
     // Keyed by the row's own id: queuing it twice replaces it instead of copying it.
     const store = request.result.createObjectStore(OUTBOX_STORE, { keyPath: 'id' })
     store.createIndex('state', 'state')
   })
-  // idb's openDB always uses the global indexedDB; wrap() is the same with the factory passed in.
   const db = (await wrap(request)) as IDBPDatabase<OutboxSchema>
   // A newer version of the site in another tab wants to upgrade the database: let it. The next
   // use fails, and the page reopens (use-outbox.ts).

@@ -1,9 +1,8 @@
 import { useEffect, useSyncExternalStore } from 'react'
 import { showToast } from '../../../components/toast/toast-store'
 import type { SealedRow } from '../../../lib/database-types'
-import { formatQueuedAt, submitToasts } from '../contact-copy'
 import type { FlushResult } from './outbox-flush'
-import { outboxLock } from './outbox-lock'
+import { formatQueuedAt } from './outbox-copy'
 import {
   existingDatabases,
   NO_COUNTS,
@@ -27,7 +26,7 @@ import {
 type Snapshot = { online: boolean; counts: OutboxCounts }
 
 const CHANNEL_NAME = 'contact-outbox'
-const withLock = outboxLock('contact-outbox-send')
+const LOCK_NAME = 'contact-outbox-send'
 const SERVER_SNAPSHOT: Snapshot = { online: true, counts: NO_COUNTS }
 
 let snapshot = SERVER_SNAPSHOT
@@ -77,8 +76,17 @@ async function flush(options: { ignoreSchedule?: boolean } = {}): Promise<void> 
   // Nothing is requested while offline; `online` flushes again.
   if (!navigator.onLine) return
   let result: FlushResult
+  let submitToasts: typeof import('../contact-copy').submitToasts
   try {
-    const [{ flushOutbox }, { sendSealed }] = await Promise.all([import('./outbox-flush'), import('../send-to-supabase')])
+    // Loaded on demand: a page whose visitor never queued anything downloads none of this.
+    const [{ flushOutbox }, { outboxLock }, { sendSealed }, copy] = await Promise.all([
+      import('./outbox-flush'),
+      import('./outbox-lock'),
+      import('../send-to-supabase'),
+      import('../contact-copy'),
+    ])
+    submitToasts = copy.submitToasts
+    const withLock = outboxLock(LOCK_NAME)
     result = await withStore((opened) => flushOutbox({ store: opened, send: sendSealed, now: Date.now, withLock, ...options }))
     failedLoads = 0
   } catch (error) {
@@ -168,6 +176,10 @@ function report(error: unknown): void {
 
 /** What the form and the review use. Each change publishes the counts at once. */
 export const outbox = {
+  /** Fetches what queuing needs (idb) while the network is there: the form calls it as the visitor starts. */
+  prepare(): void {
+    import('idb').catch(() => undefined)
+  },
   /** Queues a sealed row and tries to send it straight away (nothing is requested offline). */
   async enqueue(row: SealedRow): Promise<void> {
     publish(
