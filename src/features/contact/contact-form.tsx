@@ -52,7 +52,11 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   const onValid = async (fields: ContactFields) => {
     if (validationToast.current !== null) dismissToast(validationToast.current)
     draftId.current ??= crypto.randomUUID()
-    const submission = buildDocument(fields, { id: draftId.current, now: Date.now(), userAgent: navigator.userAgent })
+    const submission = buildDocument(fields, {
+      id: draftId.current,
+      now: Date.now(),
+      userAgent: navigator.userAgent,
+    })
     const slowTimer = setTimeout(() => setSlow(true), STILL_SENDING_AFTER_MS)
     let result: SubmitResult
     try {
@@ -92,14 +96,26 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   const fieldId = (name: string) => `${idPrefix}-${name}`
 
   return (
-    <form noValidate onFocus={prepare} onInput={prepare} onSubmit={(event) => handleSubmit(onValid, onInvalid)(event)}>
+    <form
+      noValidate
+      onFocus={prepare}
+      onInput={prepare}
+      onSubmit={(event) => handleSubmit(onValid, onInvalid)(event)}
+    >
       <noscript>
-        <p className="mb-5 rounded-xl border border-amber/50 bg-ink p-4 text-sm text-amber">{formCopy.noScript}</p>
+        <p className="mb-5 rounded-xl border border-amber/50 bg-ink p-4 text-sm text-amber">
+          {formCopy.noScript}
+        </p>
       </noscript>
       <fieldset disabled={!hydrated} className="grid gap-5">
         <legend className="sr-only">Your project</legend>
         <div className="grid gap-5 sm:grid-cols-2">
-          <FormField id={fieldId('name')} label={formCopy.name.label} required error={errors.name?.message}>
+          <FormField
+            id={fieldId('name')}
+            label={formCopy.name.label}
+            required
+            error={errors.name?.message}
+          >
             {(a11y) => (
               <input
                 {...a11y}
@@ -113,7 +129,12 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
               />
             )}
           </FormField>
-          <FormField id={fieldId('contact')} label={formCopy.contact.label} required error={errors.contact?.message}>
+          <FormField
+            id={fieldId('contact')}
+            label={formCopy.contact.label}
+            required
+            error={errors.contact?.message}
+          >
             {(a11y) => (
               <input
                 {...a11y}
@@ -131,7 +152,11 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
           </FormField>
         </div>
         <div className="grid gap-5 sm:grid-cols-2">
-          <FormField id={fieldId('project_type')} label={formCopy.projectType.label} error={errors.project_type?.message}>
+          <FormField
+            id={fieldId('project_type')}
+            label={formCopy.projectType.label}
+            error={errors.project_type?.message}
+          >
             {(a11y) => (
               <select {...a11y} {...register('project_type')} className={inputClasses}>
                 <option value="">{formCopy.projectType.emptyOption}</option>
@@ -143,7 +168,11 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
               </select>
             )}
           </FormField>
-          <FormField id={fieldId('budget')} label={formCopy.budget.label} error={errors.budget?.message}>
+          <FormField
+            id={fieldId('budget')}
+            label={formCopy.budget.label}
+            error={errors.budget?.message}
+          >
             {(a11y) => (
               <select {...a11y} {...register('budget')} className={inputClasses}>
                 <option value="">{formCopy.budget.emptyOption}</option>
@@ -156,7 +185,12 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
             )}
           </FormField>
         </div>
-        <FormField id={fieldId('message')} label={formCopy.message.label} required error={errors.message?.message}>
+        <FormField
+          id={fieldId('message')}
+          label={formCopy.message.label}
+          required
+          error={errors.message?.message}
+        >
           {(a11y) => (
             <textarea
               {...a11y}
@@ -184,16 +218,28 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   )
 }
 
+/** One press of Send leaves one toast: each outcome replaces the previous press's. */
+const SUBMIT_TOAST_GROUP = 'contact-submit'
+
 function announce(result: SubmitResult): void {
   switch (result.kind) {
     case 'sent':
-      return void showToast({ ...submitToasts.sent, variant: 'success' })
+      return void showToast({ ...submitToasts.sent, variant: 'success', group: SUBMIT_TOAST_GROUP })
     case 'queued':
-      return void showToast({ ...submitToasts.queued, variant: 'default' })
+      return void showToast({
+        ...submitToasts.queued,
+        variant: 'default',
+        group: SUBMIT_TOAST_GROUP,
+      })
     case 'failed':
       // The detail (status, code, the server's words) is for whoever reads the console; it never
       // holds what the visitor typed.
       console.error('Contact submission failed:', result.detail)
-      return void showToast({ title: submitToasts.failed.title, description: result.message, variant: 'destructive' })
+      return void showToast({
+        title: submitToasts.failed.title,
+        description: result.message,
+        variant: 'destructive',
+        group: SUBMIT_TOAST_GROUP,
+      })
   }
 }

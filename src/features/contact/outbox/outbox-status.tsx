@@ -19,8 +19,9 @@ export function OutboxStatus() {
   const { online, counts } = useOutbox()
   const [reviewing, setReviewing] = useState(false)
 
+  // Above the quick-contact bar on phones (it owns --bottom-reserve), clear of the safe areas.
   return (
-    <div className="pointer-events-none fixed bottom-4 left-4 z-30 flex max-w-[calc(100vw-6rem)] flex-col items-start gap-2 sm:bottom-6 sm:left-6">
+    <div className="pointer-events-none fixed bottom-[calc(var(--bottom-reserve)+0.5rem)] left-[max(1rem,var(--safe-left))] z-30 flex max-w-[calc(100vw-2rem)] flex-col items-start gap-2 sm:bottom-[calc(1.5rem+var(--safe-bottom))] sm:left-[calc(1.5rem+var(--safe-left))] sm:max-w-[calc(100vw-10rem)]">
       <div role="status" className="flex flex-col items-start gap-2">
         {!online && (
           <span className={pillClasses}>
