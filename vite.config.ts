@@ -34,6 +34,17 @@ async function withSubmissionKeys(env: Env, mode: string): Promise<Env> {
   }
 }
 
+/**
+ * React, the router and the few modules every page shares with the app's entry, in one chunk. The
+ * entry is imported by the boot module (so first paint does not wait for it); without this group
+ * the bundler gives each module the entry shares with the pages a chunk of its own: five small
+ * files instead of one, each compressed on its own (about 0.3 KB gzip more on every page).
+ */
+const frameworkChunk = {
+  name: 'framework',
+  test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]|src[\\/]lib[\\/]env\.ts|src[\\/]components[\\/]toast[\\/]toast-store\.ts/,
+}
+
 export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
   const loaded = loadEnv(mode, process.cwd(), 'VITE_')
   // `vite preview` serves a finished build: no keys to resolve (and none to create).
@@ -62,7 +73,12 @@ export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
     },
     build: isSsrBuild
       ? { outDir: PRERENDER_BUNDLE_DIR, emptyOutDir: true, copyPublicDir: false }
-      : { outDir: 'dist', emptyOutDir: true, sourcemap: false },
+      : {
+          outDir: 'dist',
+          emptyOutDir: true,
+          sourcemap: false,
+          rolldownOptions: { output: { codeSplitting: { groups: [frameworkChunk] } } },
+        },
     preview: { host: '127.0.0.1', port: 4173, strictPort: true },
     appType: 'mpa' as const,
     test: {

@@ -15,7 +15,10 @@ import { expect, test } from '../support/strict-page'
  */
 const E2E_DIST = fileURLToPath(new URL(`../../${E2E_BUILD_DIR}`, import.meta.url))
 const CONTENT_PAGE_JS_BUDGET = 80 * 1024
-const CONTACT_PAGE_JS_BUDGET = 130 * 1024
+// The contact page's own budget (the 80 KB is the content pages'): React and the router, the form
+// (react-hook-form, zod, @hookform/resolvers), the toaster it fetches ahead because every send ends
+// in a toast, and the key display. 130 KB until the resolver (issue 7) and the key (issue 8) came.
+const CONTACT_PAGE_JS_BUDGET = 132 * 1024
 const CSS_BUDGET = 10 * 1024
 
 const TOASTER_BUDGET = 13 * 1024

@@ -19,9 +19,9 @@ import {
   formCard,
   formNote,
   responseTime,
-  sealingKey,
   securityMeasures,
 } from '../../src/content/contact-page'
+import { sealingKey } from '../../src/content/sealing-key'
 import { footerContent } from '../../src/content/footer'
 import { arsenal, homeCallToAction, homeHero, trustSignals } from '../../src/content/home'
 import { notFoundContent } from '../../src/content/not-found'

@@ -2,7 +2,8 @@ import { z } from '../../../lib/zod'
 import { failureMessages } from '../contact-copy'
 import type { SendOutcome, SendSealed } from '../send-to-supabase'
 import type { WithLock } from './outbox-lock'
-import { retryDelay, type OutboxCounts, type OutboxRecord, type OutboxStore } from './outbox-store'
+import { retryDelay, type OutboxCounts } from './outbox-definitions'
+import type { OutboxRecord, OutboxStore } from './outbox-store'
 
 /**
  * A stored record is checked again before it is sent: storage can be altered on disk or written by

@@ -6,13 +6,8 @@ import { IDBFactory } from 'fake-indexeddb'
 import { wrap, type IDBPDatabase } from 'idb'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import type { SealedRow } from '../../../lib/database-types'
-import {
-  existingDatabases,
-  OUTBOX_DB_NAME,
-  OUTBOX_STORE,
-  openOutboxStore,
-  type OutboxStore,
-} from './outbox-store'
+import { existingDatabases, OUTBOX_DB_NAME } from './outbox-definitions'
+import { OUTBOX_STORE, openOutboxStore, type OutboxStore } from './outbox-store'
 
 const T0 = Date.parse('2025-03-01T09:00:00.000Z')
 const ADA: SealedRow = {

@@ -1,15 +1,14 @@
 import type { DBSchema, IDBPDatabase } from 'idb'
 import type { SealedRow } from '../../../lib/database-types'
+import { OUTBOX_DB_NAME, type OutboxCounts } from './outbox-definitions'
 
 /**
- * The outbox's IndexedDB store, on idb alone. This module is in every page's bundle, so it holds no
- * zod, and idb itself loads only when the store is opened: a visitor who never queued anything
- * never downloads it.
+ * The outbox's IndexedDB store, on idb alone. It holds no zod, and it (with idb) loads only when a
+ * page opens the store: a visitor who never queued anything never downloads it.
  * It holds sealed rows only: the ciphertext, its recipient-set id and bookkeeping, never a value
  * the visitor typed. The database is named for that: the plaintext outbox of the release before
  * sealing lived in "contact-outbox" (see legacy-outbox.ts).
  */
-export const OUTBOX_DB_NAME = 'contact-outbox-sealed'
 export const OUTBOX_STORE = 'records'
 const DB_VERSION = 1
 
@@ -31,9 +30,6 @@ export type OutboxRecord = SealedRow & {
   last_error: string | null
 }
 
-export type OutboxCounts = { pending: number; needsAttention: number }
-export const NO_COUNTS: OutboxCounts = { pending: 0, needsAttention: 0 }
-
 type Bookkeeping = Pick<OutboxRecord, 'attempts' | 'next_attempt_at' | 'state' | 'last_error'>
 
 interface OutboxSchema extends DBSchema {
@@ -42,7 +38,11 @@ interface OutboxSchema extends DBSchema {
 
 export type OutboxStore = {
   /** Queues a sealed row, due at once. The same id again replaces it: there is never a copy. */
-  enqueue(row: SealedRow, now: number, from?: Partial<Pick<OutboxRecord, 'queued_at' | 'state'>>): Promise<void>
+  enqueue(
+    row: SealedRow,
+    now: number,
+    from?: Partial<Pick<OutboxRecord, 'queued_at' | 'state'>>,
+  ): Promise<void>
   /** Every record as stored (the flush re-validates each), oldest first. */
   list(): Promise<OutboxRecord[]>
   remove(id: string): Promise<void>
@@ -50,15 +50,6 @@ export type OutboxStore = {
   mark(id: string, changes: Partial<Bookkeeping>): Promise<boolean>
   counts(): Promise<OutboxCounts>
   close(): void
-}
-
-/**
- * How long to wait after the `attempts`-th failed try: 1 s doubling to a 30 s cap. Short enough
- * that a returning connection is noticed soon; capped so a long outage costs one request per 30 s.
- */
-export const RETRY_CAP_MS = 30_000
-export function retryDelay(attempts: number): number {
-  return Math.min(1_000 * 2 ** (Math.max(1, attempts) - 1), RETRY_CAP_MS)
 }
 
 /** `factory` is for tests (fake-indexeddb's `new IDBFactory()`); the page uses `indexedDB`. */
@@ -118,13 +109,4 @@ export async function openOutboxStore(factory: IDBFactory = indexedDB): Promise<
       db.close()
     },
   }
-}
-
-/**
- * The names of this origin's IndexedDB databases, so a page opens (and creates) the outbox only
- * once something was queued. Null where the browser cannot list them (Firefox before 126).
- */
-export async function existingDatabases(): Promise<Set<string> | null> {
-  if (typeof indexedDB === 'undefined' || typeof indexedDB.databases !== 'function') return null
-  return new Set((await indexedDB.databases()).map((database) => database.name ?? ''))
 }

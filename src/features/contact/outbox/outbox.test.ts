@@ -8,7 +8,8 @@ import { failureMessages } from '../contact-copy'
 import type { SendOutcome, SendSealed } from '../send-to-supabase'
 import { flushOutbox, type FlushDeps } from './outbox-flush'
 import { outboxLock, type WithLock } from './outbox-lock'
-import { OUTBOX_DB_NAME, OUTBOX_STORE, openOutboxStore, retryDelay, type OutboxStore } from './outbox-store'
+import { OUTBOX_DB_NAME, retryDelay } from './outbox-definitions'
+import { OUTBOX_STORE, openOutboxStore, type OutboxStore } from './outbox-store'
 
 const T0 = Date.parse('2025-03-01T09:00:00.000Z')
 const armor = (body: string) => `-----BEGIN AGE ENCRYPTED FILE-----\n${body}\n-----END AGE ENCRYPTED FILE-----\n`

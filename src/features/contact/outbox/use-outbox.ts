@@ -3,17 +3,8 @@ import { showToast } from '../../../components/toast/toast-store'
 import type { SealedRow } from '../../../lib/database-types'
 import type { FlushResult } from './outbox-flush'
 import { formatQueuedAt } from './outbox-copy'
-import {
-  existingDatabases,
-  NO_COUNTS,
-  OUTBOX_DB_NAME,
-  openOutboxStore,
-  retryDelay,
-  RETRY_CAP_MS,
-  type OutboxCounts,
-  type OutboxRecord,
-  type OutboxStore,
-} from './outbox-store'
+import { existingDatabases, NO_COUNTS, OUTBOX_DB_NAME, retryDelay, RETRY_CAP_MS, type OutboxCounts } from './outbox-definitions'
+import type { OutboxRecord, OutboxStore } from './outbox-store'
 
 /**
  * The outbox's one owner. It alone listens for the triggers (start, `online`, `visibilitychange`,
@@ -53,7 +44,11 @@ function publish(counts: OutboxCounts): void {
  * a close event, and a newer version may close it to upgrade: on failure, reopen once and retry.
  */
 async function withStore<T>(use: (opened: OutboxStore) => Promise<T>): Promise<T> {
-  const open = () => (store ??= openOutboxStore().catch((error: unknown) => ((store = null), Promise.reject(error))))
+  // The store's code (and idb) loads with the first use: pages whose visitor never queued skip it.
+  const open = () =>
+    (store ??= import('./outbox-store')
+      .then(({ openOutboxStore }) => openOutboxStore())
+      .catch((error: unknown) => ((store = null), Promise.reject(error))))
   const current = open()
   try {
     return await use(await current)

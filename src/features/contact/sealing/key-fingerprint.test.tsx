@@ -3,7 +3,7 @@ import { cleanup, render, screen } from '@testing-library/react'
 import type { ReactElement } from 'react'
 import { MemoryRouter } from 'react-router-dom'
 import { afterEach, describe, expect, it } from 'vitest'
-import { sealingKey } from '../../../content/contact-page'
+import { sealingKey } from '../../../content/sealing-key'
 import { KeyFingerprint } from './key-fingerprint'
 
 // Recipients generated once with age-encryption (their identities were thrown away).

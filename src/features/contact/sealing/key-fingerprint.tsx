@@ -1,6 +1,6 @@
 import { SmartLink } from '../../../components/action-link'
 import { Icon } from '../../../components/icon'
-import { sealingKey } from '../../../content/contact-page'
+import { sealingKey } from '../../../content/sealing-key'
 import { shortRecipient } from '../../../lib/age-recipient'
 import { siteEnv, type SubmissionKeys } from '../../../lib/env'
 
