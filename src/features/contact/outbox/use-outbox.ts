@@ -171,8 +171,10 @@ function report(error: unknown): void {
 
 /** What the form and the review use. Each change publishes the counts at once. */
 export const outbox = {
-  /** Fetches what queuing needs (idb) while the network is there: the form calls it as the visitor starts. */
+  /** Fetches what queuing needs (the store and idb) while the network is there: the form calls it as the visitor starts. */
   prepare(): void {
+    // Both, so that a message can still be queued if the connection drops before Send.
+    import('./outbox-store').catch(() => undefined)
     import('idb').catch(() => undefined)
   },
   /** Queues a sealed row and tries to send it straight away (nothing is requested offline). */
