@@ -43,7 +43,7 @@ export const EQUIVALENT_MUTANTS = [
       'The record schema is flat: every issue path has one segment, so the separator never shows.',
   },
   {
-    file: 'src/features/contact/outbox/outbox-store.ts',
+    file: 'src/features/contact/outbox/outbox-definitions.ts',
     line: "return new Set((await indexedDB.databases()).map((database) => database.name ?? ''))",
     mutator: 'StringLiteral',
     replacement: '"Stryker was here!"',
@@ -122,6 +122,7 @@ export default {
     'src/features/contact/sealing/seal-submission.ts',
     'src/features/contact/sealing/load-sealer.ts',
     'src/features/contact/sealing/sealing-error.ts',
+    'src/features/contact/outbox/outbox-definitions.ts',
     'src/features/contact/outbox/outbox-store.ts',
     'src/features/contact/outbox/outbox-flush.ts',
     'src/features/contact/outbox/outbox-lock.ts',
