@@ -1,13 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import {
-  allowNotFoundConsoleOn,
-  allPages,
-  DESKTOP,
-  gotoHydrated,
-  openMenu,
-  PHONE,
-} from '../support/site'
+import { allPages, DESKTOP, gotoHydratedAtDesktop, openMenu, PHONE } from '../support/site'
 import { expect, test } from '../support/strict-page'
 
 /**
@@ -34,9 +27,7 @@ for (const { path } of allPages) {
     page,
     allowConsoleError,
   }) => {
-    allowNotFoundConsoleOn(path, allowConsoleError)
-    await page.setViewportSize(DESKTOP)
-    await gotoHydrated(page, path)
+    await gotoHydratedAtDesktop(page, path, allowConsoleError)
     expect(await axeViolations(page), `axe at ${DESKTOP.width}px`).toEqual([])
 
     await page.setViewportSize(PHONE)
@@ -51,9 +42,7 @@ for (const { path } of allPages) {
     page,
     allowConsoleError,
   }) => {
-    allowNotFoundConsoleOn(path, allowConsoleError)
-    await page.setViewportSize(DESKTOP)
-    await gotoHydrated(page, path)
+    await gotoHydratedAtDesktop(page, path, allowConsoleError)
     await page.keyboard.press('Tab')
     const skipLink = page.getByRole('link', { name: 'Skip to content', exact: true })
     await expect(skipLink).toBeFocused()

@@ -4,11 +4,11 @@ import { site } from '../../src/content/site'
 import { siteEnv } from '../../src/lib/env'
 import { expectDesktopHeader, expectFooter, expectLinks } from '../support/page-content'
 import {
-  allowNotFoundConsoleOn,
   allPages,
   DESKTOP,
   expectSameDocument,
   gotoHydrated,
+  gotoHydratedAtDesktop,
   mainNavigation,
   markDocument,
   menuToggle,
@@ -39,9 +39,7 @@ for (const { path } of allPages) {
     page,
     allowConsoleError,
   }) => {
-    allowNotFoundConsoleOn(path, allowConsoleError)
-    await page.setViewportSize(DESKTOP)
-    await gotoHydrated(page, path)
+    await gotoHydratedAtDesktop(page, path, allowConsoleError)
     await expectDesktopHeader(page, path === NOT_FOUND_PATH ? null : path)
     await expectFooter(page)
   })

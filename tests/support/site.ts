@@ -89,6 +89,17 @@ export async function gotoHydrated(page: Page, path: string): Promise<void> {
   await waitForHydration(page)
 }
 
+/** Opens one of `allPages` hydrated at desktop width, letting through what the 404 page logs on purpose. */
+export async function gotoHydratedAtDesktop(
+  page: Page,
+  path: string,
+  allowConsoleError: (pattern: RegExp) => void,
+): Promise<void> {
+  allowNotFoundConsoleOn(path, allowConsoleError)
+  await page.setViewportSize(DESKTOP)
+  await gotoHydrated(page, path)
+}
+
 /** The header's navigation (wide screens). */
 export const mainNavigation = (page: Page) =>
   page.getByRole('banner').getByRole('navigation', { name: 'Main', exact: true })
