@@ -1,5 +1,5 @@
 import { expectDesktopHeader, expectFooter, expectPageContent } from '../support/page-content'
-import { allowNotFoundConsoleOn, allPages, DESKTOP, NOT_FOUND_PATH } from '../support/site'
+import { allPages, DESKTOP, gotoWithStatus, NOT_FOUND_PATH } from '../support/site'
 import { expect, test } from '../support/strict-page'
 
 /**
@@ -14,9 +14,7 @@ for (const { id, path } of allPages) {
     page,
     allowConsoleError,
   }) => {
-    allowNotFoundConsoleOn(path, allowConsoleError)
-    const response = await page.goto(path)
-    expect(response?.status()).toBe(path === NOT_FOUND_PATH ? 404 : 200)
+    await gotoWithStatus(page, path, allowConsoleError)
     // Proof that no script ran: React would have attached its fiber keys to the h1.
     expect(
       await page

@@ -6,7 +6,13 @@ import { contactForm, openContactPage } from '../support/contact-form'
 import { goOffline, waitForOfflineReady } from '../support/offline'
 import { E2E_API_URL } from '../support/ports'
 import { E2E_SITE_DIR, shippedHeadersOf, shippedRules } from '../support/shipped-headers'
-import { allowNotFoundConsoleOn, allPages, NOT_FOUND_PATH, waitForHydration } from '../support/site'
+import {
+  allowNotFoundConsoleOn,
+  allPages,
+  gotoWithStatus,
+  NOT_FOUND_PATH,
+  waitForHydration,
+} from '../support/site'
 import { expect, REFUSED, test } from '../support/strict-page'
 
 /**
@@ -59,9 +65,7 @@ for (const { path } of allPages) {
     cspViolations,
     allowConsoleError,
   }) => {
-    allowNotFoundConsoleOn(path, allowConsoleError)
-    const response = await page.goto(path)
-    expect(response?.status()).toBe(path === NOT_FOUND_PATH ? 404 : 200)
+    const response = await gotoWithStatus(page, path, allowConsoleError)
     // An unknown address answers with the 404 page and that page's headers, as nginx does.
     expect(shippedHeadersOf(SHIPPED, response!.headers())).toEqual(
       headersFor(SHIPPED, path === NOT_FOUND_PATH ? '/404.html' : path),

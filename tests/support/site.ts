@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test'
+import type { Page, Response } from '@playwright/test'
 import { headerRoutes, siteRoutes, type RouteId, type SiteRoute } from '../../src/config/routes'
 import { aboutIntro } from '../../src/content/about'
 import { caseStudiesIntro } from '../../src/content/case-studies'
@@ -98,6 +98,18 @@ export async function gotoHydratedAtDesktop(
   allowNotFoundConsoleOn(path, allowConsoleError)
   await page.setViewportSize(DESKTOP)
   await gotoHydrated(page, path)
+}
+
+/** Loads one of `allPages` and checks its status: 404 for the 404 page, 200 for the rest. */
+export async function gotoWithStatus(
+  page: Page,
+  path: string,
+  allowConsoleError: (pattern: RegExp) => void,
+): Promise<Response> {
+  allowNotFoundConsoleOn(path, allowConsoleError)
+  const response = await page.goto(path)
+  expect(response?.status()).toBe(path === NOT_FOUND_PATH ? 404 : 200)
+  return response!
 }
 
 /** The header's navigation (wide screens). */
