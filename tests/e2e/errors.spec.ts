@@ -10,6 +10,7 @@ import {
   NOT_FOUND_CONSOLE,
   NOT_FOUND_PATH,
   pageHeading,
+  pushPath,
 } from '../support/site'
 import { expect, test } from '../support/strict-page'
 
@@ -68,10 +69,7 @@ test('client-side navigation to an unknown address shows the 404 page and logs t
   const missing = '/services/no-such-service'
   await gotoHydrated(page, '/services')
   await markDocument(page)
-  await page.evaluate((path) => {
-    window.history.pushState({}, '', path)
-    window.dispatchEvent(new PopStateEvent('popstate'))
-  }, missing)
+  await pushPath(page, missing)
   await expect(heading(page)).toHaveText(notFoundContent.heading)
   await expect(
     page.getByRole('main').getByText(notFoundContent.code, { exact: true }),

@@ -8,6 +8,7 @@ import {
   NOT_FOUND_CONSOLE,
   NOT_FOUND_PATH,
   pageHeading,
+  pushPath,
   readHead,
   type HeadSummary,
 } from '../support/site'
@@ -133,10 +134,7 @@ test('client-side navigation to an unknown address marks the page noindex and dr
   NOT_FOUND_CONSOLE.forEach(allowConsoleError)
   await gotoHydrated(page, '/contact')
   await markDocument(page)
-  await page.evaluate((path) => {
-    window.history.pushState({}, '', path)
-    window.dispatchEvent(new PopStateEvent('popstate'))
-  }, NOT_FOUND_PATH)
+  await pushPath(page, NOT_FOUND_PATH)
   await expect(page).toHaveTitle(notFoundRoute.title)
   const head = await readHead(page)
   expect(head.canonical).toEqual([])

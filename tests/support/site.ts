@@ -190,6 +190,14 @@ export async function markDocument(page: Page): Promise<void> {
   })
 }
 
+/** Navigates in the page without a link: pushState, then the popstate event the router listens to. */
+export async function pushPath(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    window.history.pushState({}, '', to)
+    window.dispatchEvent(new PopStateEvent('popstate'))
+  }, path)
+}
+
 export async function expectSameDocument(page: Page): Promise<void> {
   const marker = await page.evaluate(
     () => (window as unknown as { __marker?: string }).__marker ?? null,
