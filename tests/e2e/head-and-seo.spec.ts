@@ -91,41 +91,37 @@ test('contact page keeps its title, description and canonical once hydrated', as
   expect(await readHead(page)).toEqual(expectedHead('/contact'))
 })
 
-test('client-side navigation to /contact sets its title, description and canonical', async ({
-  page,
-}) => {
-  await gotoHydrated(page, '/services')
-  await markDocument(page)
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: routeById('contact').navLabel })
-    .click()
-  await expect(page).toHaveURL('/contact')
-  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText(
-    pageHeading.contact,
-  )
-  await expect(page).toHaveTitle(routeById('contact').title)
-  expect(await readHead(page)).toEqual(expectedHead('/contact'))
-  await expectSameDocument(page)
-})
+const clientSideNavigations = [
+  {
+    name: 'client-side navigation to /contact sets its title, description and canonical',
+    from: '/services',
+    to: 'contact',
+  },
+  {
+    name: 'leaving /contact by client-side navigation updates the canonical and the rest of the head',
+    from: '/contact',
+    to: 'about',
+  },
+] as const
 
-test('leaving /contact by client-side navigation updates the canonical and the rest of the head', async ({
-  page,
-}) => {
-  await gotoHydrated(page, '/contact')
-  await markDocument(page)
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: routeById('about').navLabel })
-    .click()
-  await expect(page).toHaveURL('/about')
-  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText(
-    pageHeading.about,
-  )
-  await expect(page).toHaveTitle(routeById('about').title)
-  expect(await readHead(page)).toEqual(expectedHead('/about'))
-  await expectSameDocument(page)
-})
+for (const { name, from, to } of clientSideNavigations) {
+  test(name, async ({ page }) => {
+    const route = routeById(to)
+    await gotoHydrated(page, from)
+    await markDocument(page)
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: route.navLabel })
+      .click()
+    await expect(page).toHaveURL(route.path)
+    await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText(
+      pageHeading[to],
+    )
+    await expect(page).toHaveTitle(route.title)
+    expect(await readHead(page)).toEqual(expectedHead(route.path))
+    await expectSameDocument(page)
+  })
+}
 
 test('client-side navigation to an unknown address marks the page noindex and drops the canonical', async ({
   page,
