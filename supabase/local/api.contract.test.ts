@@ -432,27 +432,27 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
       expect((await post(row(), { Authorization: `Bearer ${token}` })).status).toBe(201)
     })
 
-    it('refuses a role that does not exist with 401 / 22023', async () => {
-      await expectError(
-        await post(row(), { Authorization: `Bearer ${await sign({ role: 'nobody' })}` }),
-        401,
-        {
-          code: '22023',
-          message: 'role "nobody" does not exist',
-        },
-      )
-    })
-
-    it('refuses a role the API may not switch to (postgres) with 403 / 42501', async () => {
-      await expectError(
-        await post(row(), { Authorization: `Bearer ${await sign({ role: 'postgres' })}` }),
-        403,
-        {
-          code: '42501',
-          message: 'permission denied to set role "postgres"',
-        },
-      )
-    })
+    for (const { refusal, role, status, code, message } of [
+      {
+        refusal: 'a role that does not exist',
+        role: 'nobody',
+        status: 401,
+        code: '22023',
+        message: 'role "nobody" does not exist',
+      },
+      {
+        refusal: 'a role the API may not switch to (postgres)',
+        role: 'postgres',
+        status: 403,
+        code: '42501',
+        message: 'permission denied to set role "postgres"',
+      },
+    ]) {
+      it(`refuses ${refusal} with ${status} / ${code}`, async () => {
+        const token = await sign({ role })
+        await expectError(await post(row(), { Authorization: `Bearer ${token}` }), status, { code, message })
+      })
+    }
 
     it('refuses a signed-in (authenticated) user with 403 / 42501', async () => {
       const token = await sign({ role: 'authenticated', sub: randomUUID() })
