@@ -112,6 +112,24 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
       )
     )[0]?.n
 
+  /** Runs `check` while a trigger runs `body` (PL/pgSQL) before each insert, then drops the trigger. */
+  async function whileTriggerRaises(name: string, body: string, check: () => Promise<void>) {
+    await backend.db.exec(`
+      create function public.${name}() returns trigger language plpgsql as $$
+      begin
+        ${body}
+      end $$;
+      create trigger ${name} before insert on public.contact_submissions
+        for each row execute function public.${name}();`)
+    try {
+      await check()
+    } finally {
+      await backend.db.exec(
+        `drop trigger ${name} on public.contact_submissions; drop function public.${name}();`,
+      )
+    }
+  }
+
   describe('success', () => {
     it('answers 201 with an empty body, Content-Range */* and no Content-Type, and stores the sealed row', async () => {
       const sent = row()
@@ -304,16 +322,10 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
 
   describe("raise sqlstate 'PGRST' chooses the whole answer", () => {
     it('answers with the status, headers and body the database gave', async () => {
-      await backend.db.exec(`
-        create function public.pgrst_probe() returns trigger language plpgsql as $$
-        begin
-          raise sqlstate 'PGRST' using
-            message = '{"code":"LIMIT","message":"Too many submissions","hint":"Try later"}',
-            detail = '{"status":429,"headers":{"Retry-After":"120"}}';
-        end $$;
-        create trigger pgrst_probe before insert on public.contact_submissions
-          for each row execute function public.pgrst_probe();`)
-      try {
+      const raise = `raise sqlstate 'PGRST' using
+        message = '{"code":"LIMIT","message":"Too many submissions","hint":"Try later"}',
+        detail = '{"status":429,"headers":{"Retry-After":"120"}}';`
+      await whileTriggerRaises('pgrst_probe', raise, async () => {
         const response = await post(row())
         await expectError(response, 429, {
           code: 'LIMIT',
@@ -321,35 +333,21 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
           hint: 'Try later',
         })
         expect(response.headers.get('retry-after')).toBe('120')
-      } finally {
-        await backend.db.exec(
-          'drop trigger pgrst_probe on public.contact_submissions; drop function public.pgrst_probe();',
-        )
-      }
+      })
     })
   })
 
   describe('storage faults', () => {
     it('answers a file error, which PostgreSQL reports as 42501, with 503 and Retry-After, not 401', async () => {
-      await backend.db.exec(`
-        create function public.disk_probe() returns trigger language plpgsql as $$
-        begin
-          raise exception using errcode = '42501',
-            message = 'could not create file "base/5/16385_fsm": Permission denied';
-        end $$;
-        create trigger disk_probe before insert on public.contact_submissions
-          for each row execute function public.disk_probe();`)
-      try {
+      const raise = `raise exception using errcode = '42501',
+        message = 'could not create file "base/5/16385_fsm": Permission denied';`
+      await whileTriggerRaises('disk_probe', raise, async () => {
         const response = await post(row())
         expect(response.status).toBe(503)
         expect(response.headers.get('retry-after')).toBe('5')
         expect(response.headers.get('www-authenticate')).toBeNull()
         expect(await response.json()).toMatchObject({ code: 'PGRST001' })
-      } finally {
-        await backend.db.exec(
-          'drop trigger disk_probe on public.contact_submissions; drop function public.disk_probe();',
-        )
-      }
+      })
       expect((await post(row())).status).toBe(201)
     })
   })
