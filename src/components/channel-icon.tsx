@@ -1,12 +1,13 @@
 import { CircleCheck, Lock, Mail, MessageCircle, Send, Shield } from 'lucide-react'
 
 const icons = { send: Send, message: MessageCircle, mail: Mail, shield: Shield, lock: Lock, check: CircleCheck }
+export type ChannelIconName = keyof typeof icons
 
 /**
  * The few icons of the shared frame (header, footer, floating buttons). Kept apart from
  * `icon.tsx`, whose full registry only the pages need, so every page's entry script stays small.
  */
-export function ChannelIcon({ name, className = 'size-5' }: { name: keyof typeof icons; className?: string }) {
+export function ChannelIcon({ name, className = 'size-5' }: { name: ChannelIconName; className?: string }) {
   const Svg = icons[name]
   return <Svg className={className} aria-hidden="true" focusable="false" strokeWidth={1.75} />
 }

@@ -4,14 +4,22 @@ import { appUpdateCopy } from '../content/app-update'
 import { siteRoutes } from '../config/routes'
 import { footerContent } from '../content/footer'
 import { site } from '../content/site'
+import type { LinkTarget } from '../content/types'
 import { SmartLink } from './action-link'
-import { ChannelIcon } from './channel-icon'
+import { ChannelIcon, type ChannelIconName } from './channel-icon'
 import { isOfflineReady, subscribeToOfflineReady } from './offline-ready'
 import { Wordmark } from './wordmark'
 
 declare const __BUILD_YEAR__: number
 
 const footerLink = 'inline-flex min-h-11 items-center gap-2 text-muted hover:text-text'
+
+/** The contact channels, in the footer's order. */
+const channels: ReadonlyArray<{ target: LinkTarget; icon: ChannelIconName; label: string }> = [
+  { target: { kind: 'telegram' }, icon: 'send', label: site.telegramLabel },
+  { target: { kind: 'whatsapp' }, icon: 'message', label: site.whatsappLabel },
+  { target: { kind: 'page', to: '/contact' }, icon: 'lock', label: site.secureContactLabel },
+]
 
 /**
  * The footer: navigation, the contact channels, a privacy line and the copyright. It ends with the
@@ -53,24 +61,14 @@ export function SiteFooter() {
             {footerContent.channelsHeading}
           </h2>
           <ul className="mt-3 text-sm">
-            <li>
-              <SmartLink target={{ kind: 'telegram' }} className={footerLink}>
-                <ChannelIcon name="send" className="size-4" />
-                {site.telegramLabel}
-              </SmartLink>
-            </li>
-            <li>
-              <SmartLink target={{ kind: 'whatsapp' }} className={footerLink}>
-                <ChannelIcon name="message" className="size-4" />
-                {site.whatsappLabel}
-              </SmartLink>
-            </li>
-            <li>
-              <Link to="/contact" className={footerLink}>
-                <ChannelIcon name="lock" className="size-4" />
-                {site.secureContactLabel}
-              </Link>
-            </li>
+            {channels.map(({ target, icon, label }) => (
+              <li key={icon}>
+                <SmartLink target={target} className={footerLink}>
+                  <ChannelIcon name={icon} className="size-4" />
+                  {label}
+                </SmartLink>
+              </li>
+            ))}
           </ul>
         </div>
       </div>
