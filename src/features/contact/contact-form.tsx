@@ -23,6 +23,16 @@ export const STILL_SENDING_AFTER_MS = 4_000
 
 const requiredFields: ReadonlySet<string> = new Set(['name', 'contact', 'message'])
 
+/** The two optional dropdowns, in the form's order. */
+const dropdowns: ReadonlyArray<{
+  name: 'project_type' | 'budget'
+  copy: { label: string; emptyOption: string }
+  options: ReadonlyArray<{ value: string; label: string }>
+}> = [
+  { name: 'project_type', copy: formCopy.projectType, options: PROJECT_TYPE_OPTIONS },
+  { name: 'budget', copy: formCopy.budget, options: BUDGET_OPTIONS },
+]
+
 /**
  * The Secure Contact form (spec §2, §4, §5, §8). Before hydration (and with JavaScript off) its
  * fields are shown but disabled: there is no way to send without the script, and a plain HTML
@@ -152,38 +162,20 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
           </FormField>
         </div>
         <div className="grid gap-5 sm:grid-cols-2">
-          <FormField
-            id={fieldId('project_type')}
-            label={formCopy.projectType.label}
-            error={errors.project_type?.message}
-          >
-            {(a11y) => (
-              <select {...a11y} {...register('project_type')} className={inputClasses}>
-                <option value="">{formCopy.projectType.emptyOption}</option>
-                {PROJECT_TYPE_OPTIONS.map((option) => (
-                  <option key={option.value} value={option.value}>
-                    {option.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </FormField>
-          <FormField
-            id={fieldId('budget')}
-            label={formCopy.budget.label}
-            error={errors.budget?.message}
-          >
-            {(a11y) => (
-              <select {...a11y} {...register('budget')} className={inputClasses}>
-                <option value="">{formCopy.budget.emptyOption}</option>
-                {BUDGET_OPTIONS.map((option) => (
-                  <option key={option.value} value={option.value}>
-                    {option.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </FormField>
+          {dropdowns.map(({ name, copy, options }) => (
+            <FormField key={name} id={fieldId(name)} label={copy.label} error={errors[name]?.message}>
+              {(a11y) => (
+                <select {...a11y} {...register(name)} className={inputClasses}>
+                  <option value="">{copy.emptyOption}</option>
+                  {options.map((option) => (
+                    <option key={option.value} value={option.value}>
+                      {option.label}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </FormField>
+          ))}
         </div>
         <FormField
           id={fieldId('message')}
