@@ -9,7 +9,13 @@ import {
 } from '@playwright/test'
 import { headersFor } from '../../src/build/security-headers'
 import { startNginx, type RunningNginx } from '../support/nginx'
-import { E2E_SITE_DIR, shippedHeadersOf as pick, shippedRules } from '../support/shipped-headers'
+import {
+  E2E_SITE_DIR,
+  expectNotFoundPage,
+  NOT_SERVED_PATHS,
+  shippedHeadersOf as pick,
+  shippedRules,
+} from '../support/shipped-headers'
 import { allPages, NOT_FOUND_PATH } from '../support/site'
 
 /**
@@ -68,22 +74,9 @@ test('clean addresses serve the pages; a trailing slash redirects; the .html add
 })
 
 test('unknown addresses and the host files get the 404 page with status 404, whatever the Accept header', async () => {
-  for (const path of [
-    NOT_FOUND_PATH,
-    '/no-such-page/',
-    '/assets/no-such-file.js',
-    '/_headers',
-    '/vercel.json',
-    '/nginx/site.conf',
-  ]) {
-    for (const accept of ['*/*', 'text/html', 'application/json']) {
-      const response = await client.get(path, { headers: { Accept: accept } })
-      expect(response.status(), `${path} (Accept: ${accept})`).toBe(404)
-      expect(response.headers()['content-type']).toBe('text/html; charset=utf-8')
-      expect(await response.text()).toBe(file('404.html'))
-      expect(shippedHeadersOf(response), path).toEqual(headersFor(SHIPPED, '/404.html'))
-    }
-  }
+  await expectNotFoundPage(client, [...NOT_SERVED_PATHS, '/no-such-page/'], (response, path) =>
+    expect(shippedHeadersOf(response), path).toEqual(headersFor(SHIPPED, '/404.html')),
+  )
 })
 
 test('the service worker is revalidated on every check, hashed assets are cached for good', async () => {

@@ -5,7 +5,13 @@ import { contentSecurityPolicy, headersFor } from '../../src/build/security-head
 import { contactForm, openContactPage } from '../support/contact-form'
 import { goOffline, waitForOfflineReady } from '../support/offline'
 import { E2E_API_URL } from '../support/ports'
-import { E2E_SITE_DIR, shippedHeadersOf, shippedRules } from '../support/shipped-headers'
+import {
+  E2E_SITE_DIR,
+  expectNotFoundPage,
+  NOT_SERVED_PATHS,
+  shippedHeadersOf,
+  shippedRules,
+} from '../support/shipped-headers'
 import {
   allowNotFoundConsoleOn,
   allPages,
@@ -123,22 +129,9 @@ test.describe('with the service worker', () => {
 test('unknown addresses and the host files get the 404 page with status 404, whatever the Accept header', async ({
   request,
 }) => {
-  const notFoundPage = readFileSync(join(E2E_SITE_DIR, '404.html'), 'utf8')
-  for (const path of [
-    NOT_FOUND_PATH,
-    '/assets/no-such-file.js',
-    '/_headers',
-    '/vercel.json',
-    '/nginx/site.conf',
-  ]) {
-    for (const accept of ['*/*', 'text/html', 'application/json']) {
-      const response = await request.get(path, { headers: { Accept: accept } })
-      expect(response.status(), `${path} (Accept: ${accept})`).toBe(404)
-      expect(response.headers()['content-type']).toBe('text/html; charset=utf-8')
-      expect(await response.text()).toBe(notFoundPage)
-      expect(response.headers()['content-security-policy']).toBe(contentSecurityPolicy(E2E_API_URL))
-    }
-  }
+  await expectNotFoundPage(request, NOT_SERVED_PATHS, (response) =>
+    expect(response.headers()['content-security-policy']).toBe(contentSecurityPolicy(E2E_API_URL)),
+  )
 })
 
 test('hashed assets are cached for good, and the service worker is revalidated', async ({
