@@ -1,4 +1,3 @@
-import { routeById } from '../config/routes'
 import { SmartLink } from '../components/action-link'
 import { CallToActionSection } from '../components/call-to-action'
 import { FeatureCard } from '../components/feature-card'
@@ -12,7 +11,7 @@ import { site } from '../content/site'
 export function AboutPage() {
   return (
     <>
-      <PageIntro eyebrow={routeById('about').navLabel} heading={aboutIntro.heading} lead={aboutIntro.lead} />
+      <PageIntro page="about" intro={aboutIntro} />
 
       <section aria-labelledby="story-heading" className="mx-auto grid max-w-6xl gap-12 px-5 py-20 sm:px-8 lg:grid-cols-[1fr_1.4fr]">
         <SectionHeading id="story-heading" heading={founderStory.heading} />

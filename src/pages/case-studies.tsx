@@ -1,4 +1,3 @@
-import { routeById } from '../config/routes'
 import { CallToActionSection } from '../components/call-to-action'
 import { CheckList } from '../components/feature-card'
 import { Icon } from '../components/icon'
@@ -16,11 +15,7 @@ const toneClasses: Record<MetricTone, string> = {
 export function CaseStudiesPage() {
   return (
     <>
-      <PageIntro
-        eyebrow={routeById('case-studies').navLabel}
-        heading={caseStudiesIntro.heading}
-        lead={caseStudiesIntro.lead}
-      />
+      <PageIntro page="case-studies" intro={caseStudiesIntro} />
       <section aria-label="Case studies" className="mx-auto max-w-6xl px-5 py-20 sm:px-8">
         <ul className="grid gap-6 lg:grid-cols-2">
           {caseStudies.map((study) => (

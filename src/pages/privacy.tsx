@@ -1,18 +1,13 @@
 import { CallToActionSection } from '../components/call-to-action'
 import { Icon } from '../components/icon'
 import { PageIntro } from '../components/page-intro'
-import { routeById } from '../config/routes'
 import { privacyCallToAction, privacyIntro, privacyKey, privacySections } from '../content/privacy'
 import { KeyFingerprint } from '../features/contact/sealing/key-fingerprint'
 
 export function PrivacyPage() {
   return (
     <>
-      <PageIntro
-        eyebrow={routeById('privacy').navLabel}
-        heading={privacyIntro.heading}
-        lead={privacyIntro.lead}
-      />
+      <PageIntro page="privacy" intro={privacyIntro} />
 
       <div className="mx-auto grid max-w-6xl gap-6 px-5 py-16 sm:px-8 lg:grid-cols-[1.6fr_1fr]">
         <div className="grid content-start gap-6">

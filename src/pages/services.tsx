@@ -1,4 +1,3 @@
-import { routeById } from '../config/routes'
 import { CallToActionSection } from '../components/call-to-action'
 import { CheckList, FeatureCard } from '../components/feature-card'
 import { PageIntro } from '../components/page-intro'
@@ -7,7 +6,7 @@ import { services, servicesCallToAction, servicesIntro } from '../content/servic
 export function ServicesPage() {
   return (
     <>
-      <PageIntro eyebrow={routeById('services').navLabel} heading={servicesIntro.heading} lead={servicesIntro.lead} />
+      <PageIntro page="services" intro={servicesIntro} />
       <section aria-label="Services" className="mx-auto max-w-6xl px-5 py-20 sm:px-8">
         <ul className="grid gap-5 md:grid-cols-2 lg:grid-cols-3">
           {services.map((service) => (
