@@ -23,6 +23,16 @@ export const STILL_SENDING_AFTER_MS = 4_000
 
 const requiredFields: ReadonlySet<string> = new Set(['name', 'contact', 'message'])
 
+/** The two required one-line fields, in the form's order. The contact handle is not a word to correct. */
+const textInputs = [
+  { name: 'name', copy: formCopy.name, attributes: { autoComplete: 'name' } },
+  {
+    name: 'contact',
+    copy: formCopy.contact,
+    attributes: { autoComplete: 'off', autoCapitalize: 'off', spellCheck: false },
+  },
+] as const
+
 /** The two optional dropdowns, in the form's order. */
 const dropdowns: ReadonlyArray<{
   name: 'project_type' | 'budget'
@@ -120,46 +130,22 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
       <fieldset disabled={!hydrated} className="grid gap-5">
         <legend className="sr-only">Your project</legend>
         <div className="grid gap-5 sm:grid-cols-2">
-          <FormField
-            id={fieldId('name')}
-            label={formCopy.name.label}
-            required
-            error={errors.name?.message}
-          >
-            {(a11y) => (
-              <input
-                {...a11y}
-                {...register('name')}
-                type="text"
-                required
-                autoComplete="name"
-                placeholder={formCopy.name.placeholder}
-                maxLength={LIMITS.name}
-                className={inputClasses}
-              />
-            )}
-          </FormField>
-          <FormField
-            id={fieldId('contact')}
-            label={formCopy.contact.label}
-            required
-            error={errors.contact?.message}
-          >
-            {(a11y) => (
-              <input
-                {...a11y}
-                {...register('contact')}
-                type="text"
-                required
-                autoComplete="off"
-                autoCapitalize="off"
-                spellCheck={false}
-                placeholder={formCopy.contact.placeholder}
-                maxLength={LIMITS.contact}
-                className={inputClasses}
-              />
-            )}
-          </FormField>
+          {textInputs.map(({ name, copy, attributes }) => (
+            <FormField key={name} id={fieldId(name)} label={copy.label} required error={errors[name]?.message}>
+              {(a11y) => (
+                <input
+                  {...a11y}
+                  {...register(name)}
+                  type="text"
+                  required
+                  {...attributes}
+                  placeholder={copy.placeholder}
+                  maxLength={LIMITS[name]}
+                  className={inputClasses}
+                />
+              )}
+            </FormField>
+          ))}
         </div>
         <div className="grid gap-5 sm:grid-cols-2">
           {dropdowns.map(({ name, copy, options }) => (
