@@ -39,6 +39,17 @@ async function queueWhileOffline(page: Page, context: BrowserContext, values: Co
   return sendOffline(page, values)
 }
 
+/** Queues a message while offline that the test will have refused, expecting the console lines the refusal logs. */
+async function queueForRefusal(
+  page: Page,
+  context: BrowserContext,
+  allowConsoleError: (pattern: RegExp) => void,
+  name: string,
+): Promise<string> {
+  allowConsoleError(/status of 4\d\d|queued contact message was refused/)
+  return queueWhileOffline(page, context, brief(name))
+}
+
 /** Focuses the form, which loads the crypto chunk and the outbox's storage, and waits until they have arrived. */
 async function startOnForm(page: Page): Promise<void> {
   const sealerLoaded = page.waitForResponse((response) => /\/assets\/seal-submission-[\w-]+\.js$/.test(response.url()))
@@ -219,8 +230,7 @@ test('a queued message refused while the visitor is elsewhere says which one, an
   context,
   allowConsoleError,
 }) => {
-  allowConsoleError(/status of 4\d\d|queued contact message was refused/)
-  const id = await queueWhileOffline(page, context, brief('Needs Review'))
+  const id = await queueForRefusal(page, context, allowConsoleError, 'Needs Review')
   const [queued] = await outboxRecords(page)
   const queuedAt = await page.evaluate(
     (iso) => new Date(iso).toLocaleString(undefined, { timeStyle: 'short' }),
@@ -259,8 +269,7 @@ test('a refused message can be discarded, and then nothing is left on the device
   context,
   allowConsoleError,
 }) => {
-  allowConsoleError(/status of 4\d\d|queued contact message was refused/)
-  const id = await queueWhileOffline(page, context, brief('Discarded'))
+  const id = await queueForRefusal(page, context, allowConsoleError, 'Discarded')
   await refuseInserts(page, { sealed: 'plain text pretending to be sealed' })
   await goOnline(context)
 
