@@ -294,11 +294,13 @@ begin
     when others then header := null;
   end;
   if header is not null then
+    -- Only an unparsable address lands in the shared bucket: any other failure is a fault to
+    -- surface, not a reason to put every visitor into one bucket.
     begin
       client := header::inet;
       client_bucket := private.network_bucket(client, now());
     exception
-      when others then
+      when invalid_text_representation then
         client_bucket := encode(extensions.hmac(convert_to('invalid|' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD'), 'UTF8'), private.contact_rate_limit_key(), 'sha256'), 'hex');
     end;
 

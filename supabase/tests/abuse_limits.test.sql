@@ -6,7 +6,7 @@
 -- rows of the next by statement_timestamp(), and now() is the same for the whole test.
 begin;
 
-select plan(49);
+select plan(55);
 
 create function pg_temp.armor() returns text language sql immutable as $$
   select E'-----BEGIN AGE ENCRYPTED FILE-----\n'
@@ -106,6 +106,21 @@ select is(pg_temp.send('2001:db8:1:2::4'), 'ok', '4th');
 select is(pg_temp.send('2001:db8:1:2:ffff:ffff:ffff:ffff'), 'ok', '5th');
 select matches(pg_temp.send('2001:db8:1:2::6'), '^PGRST \{"code":"contact_network_limit"', 'the 6th from the /64 is refused');
 select is(pg_temp.send('2001:db8:1:3::1'), 'ok', 'the next /64 is not limited');
+reset role;
+
+-- ---------------------------------------------------------------- malformed addresses
+
+set local role anon;
+select is(pg_temp.send('not-an-address'), 'ok', '1st with a malformed cf-connecting-ip');
+select is(pg_temp.send('999.1.1.1'), 'ok', '2nd, another malformed value');
+select is(pg_temp.send('203.0.113'), 'ok', '3rd');
+select is(pg_temp.send('::gggg'), 'ok', '4th');
+select is(pg_temp.send('localhost'), 'ok', '5th');
+select matches(
+  pg_temp.send('yet-another-value'),
+  '^PGRST \{"code":"contact_network_limit"',
+  'every malformed value shares one bucket: garbage cannot dodge the per-network limit'
+);
 reset role;
 
 -- ---------------------------------------------------------------- what is stored

@@ -4,9 +4,10 @@ import type { FailureReason } from './contact-copy'
 /**
  * What one attempt to insert a sealed row came to. The form and the outbox act on this, never on
  * HTTP details:
- * - delivered: 2xx, or 409 on the primary key (this very row was already received);
+ * - delivered: 201, or 409 on the primary key (this very row was already received);
  * - no-answer: nothing usable came back: offline, timeout, connection reset, a gateway (502, 503,
- *   504), 408, 429, or a 2xx that is not our backend's (a captive portal). Queued and retried;
+ *   504, Cloudflare's 520-524), 408, 429, or any answer but an insert's 201 that carries no error
+ *   (a captive portal, a proxy). Queued and retried;
  * - server-error: the backend answered with another 5xx. Retried by the outbox; the form keeps
  *   the values and says so;
  * - refused: any other answer. Resending the same row will not help.
@@ -37,7 +38,14 @@ export const SEND_TIMEOUT_MS = 20_000
 const PRIMARY_KEY_CONSTRAINT = '"contact_submissions_pkey"'
 
 export function classifyInsertAnswer({ error, status }: InsertAnswer): SendOutcome {
-  if (!error) return { kind: 'delivered' }
+  // PostgREST answers a stored insert (return=minimal) with 201 and nothing else. supabase-js also
+  // resolves without an error for a 200 or 204 with an empty body, or a 404 with `[]`: a proxy, a
+  // paused project or a captive portal. Counted as stored, the message would be dropped unsent.
+  if (!error) {
+    return status === 201
+      ? { kind: 'delivered' }
+      : { kind: 'no-answer', reason: 'noAnswer', detail: `HTTP ${status} without an error, not an insert's 201` }
+  }
   const code = error.code ?? ''
   const serverText = error.message?.trim() ?? ''
   // The id is made in the browser: a duplicate id means this very row was already stored.
@@ -52,7 +60,9 @@ export function classifyInsertAnswer({ error, status }: InsertAnswer): SendOutco
   // supabase-js resolves with status 0 when fetch failed (offline, reset, CORS, our timeout).
   if (status === 0 || status < 300) return outcome('no-answer', 'noAnswer')
   if (status === 429) return outcome('no-answer', 'busy')
-  if ([408, 502, 503, 504].includes(status)) return outcome('no-answer', 'noAnswer')
+  // Gateways, and Cloudflare's own 52x in front of Supabase (524: the origin answered too late,
+  // so the row may well be stored; queued under its id, a retry answers 409 and nothing is lost).
+  if ([408, 502, 503, 504, 520, 521, 522, 523, 524].includes(status)) return outcome('no-answer', 'noAnswer')
   if (status >= 500) return outcome('server-error', 'serverError')
   if (status === 413 || code === '54000') return outcome('refused', 'tooLarge')
   // A key_id the database does not know or has retired: the page was built with an old key.

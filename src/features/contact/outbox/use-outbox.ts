@@ -114,7 +114,9 @@ async function flush(options: { ignoreSchedule?: boolean } = {}): Promise<void> 
 /** On start and when the page becomes visible: show what waits, and send it. */
 async function refresh(): Promise<void> {
   const names = await existingDatabases().catch(() => null)
-  if (names?.has(LEGACY_DB_NAME)) {
+  // Where the browser cannot list its databases (Firefox before 126), look anyway: plaintext must
+  // not stay on the device because the browser is old (the move deletes the old database, empty or not).
+  if (names === null || names.has(LEGACY_DB_NAME)) {
     // Once: plaintext rows of the release before sealing are sealed and moved (legacy-outbox.ts).
     await import('./legacy-outbox')
       .then(({ migrateLegacyOutbox }) =>
