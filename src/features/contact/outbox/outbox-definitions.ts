@@ -16,7 +16,10 @@ export const NO_COUNTS: OutboxCounts = { pending: 0, needsAttention: 0 }
  */
 export const RETRY_CAP_MS = 30_000
 export function retryDelay(attempts: number): number {
-  return Math.min(1_000 * 2 ** (Math.max(1, attempts) - 1), RETRY_CAP_MS)
+  // A count that is not a whole number ≥ 1 (none is written, but a timer must never get NaN,
+  // which would fire at once, again and again) counts as the first try.
+  const tries = Number.isFinite(attempts) ? Math.max(1, Math.floor(attempts)) : 1
+  return Math.min(1_000 * 2 ** (tries - 1), RETRY_CAP_MS)
 }
 
 /**

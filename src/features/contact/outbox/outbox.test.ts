@@ -103,6 +103,10 @@ test('retries wait 1 s, 2 s, 4 s, 8 s, 16 s, then 30 s at most', () => {
   ])
 })
 
+test('a retry count that is not a whole number never makes a timer fire at once', () => {
+  expect([-1, NaN, Infinity, 2.5].map(retryDelay)).toStrictEqual([1_000, 1_000, 1_000, 2_000])
+})
+
 test('a delivered row leaves at once; an answer lost after the insert is replayed and counts as delivered (409)', async () => {
   await store.enqueue(ADA, T0)
   await store.enqueue(BOB, T0 + 1)
