@@ -1,0 +1,46 @@
+import { allowNotFoundConsoleOn, allPages, gotoHydrated } from '../support/site'
+import { expect, test } from '../support/strict-page'
+
+/**
+ * First paint does not wait for JavaScript (issue 11): the page's one script, the boot module,
+ * requests the app's chunks only once the browser has reported the page's largest paint, so on a
+ * slow phone those bytes never compete with the HTML, CSS and font that paint needs. The speed
+ * itself is `npm run bench`'s (the LCP ratio against a script-free twin); this is the order of
+ * events it rests on, which is deterministic.
+ */
+for (const { path } of allPages) {
+  test(`${path} paints its largest element before it asks for the app's code`, async ({
+    page,
+    allowConsoleError,
+  }) => {
+    allowNotFoundConsoleOn(path, allowConsoleError)
+    await gotoHydrated(page, path)
+    const { largestPaint, bootScript, appRequests } = await page.evaluate(async () => {
+      const paints = await new Promise<PerformanceEntryList>((resolve) => {
+        new PerformanceObserver((list) => resolve(list.getEntries())).observe({
+          type: 'largest-contentful-paint',
+          buffered: true,
+        })
+      })
+      const boot =
+        document.querySelector<HTMLScriptElement>('script[type="module"][src]')?.src ?? ''
+      const scripts = performance
+        .getEntriesByType('resource')
+        .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
+      return {
+        largestPaint: paints[0]?.startTime ?? Number.NaN,
+        bootScript: scripts.filter((entry) => entry.name === boot).map((entry) => entry.startTime),
+        appRequests: scripts
+          .filter((entry) => entry.name !== boot)
+          .map((entry) => ({ path: new URL(entry.name).pathname, startTime: entry.startTime })),
+      }
+    })
+    // The boot module is fetched with the page; everything else (React, the router, the page's
+    // chunk) only after the first largest paint was reported.
+    expect(bootScript).toHaveLength(1)
+    expect(largestPaint).toBeGreaterThan(0)
+    expect(appRequests.length).toBeGreaterThan(0)
+    const early = appRequests.filter((request) => request.startTime <= largestPaint)
+    expect(early, `requested before the largest paint at ${largestPaint} ms`).toEqual([])
+  })
+}
