@@ -1,6 +1,6 @@
 import type { Action } from '../content/types'
 import { actionClasses, SmartLink, type ActionVariant } from './action-link'
-import { Icon } from './icon'
+import { ChannelIcon } from './channel-icon'
 
 const channelIcon = { telegram: 'send', whatsapp: 'message', email: 'mail' } as const
 
@@ -8,7 +8,7 @@ function ActionLink({ action, variant }: { action: Action; variant: ActionVarian
   const { target } = action
   return (
     <SmartLink target={target} className={actionClasses(variant)}>
-      {target.kind !== 'page' && <Icon name={channelIcon[target.kind]} className="size-4" />}
+      {target.kind !== 'page' && <ChannelIcon name={channelIcon[target.kind]} className="size-4" />}
       {action.label}
       {target.kind === 'page' && variant === 'primary' && <span aria-hidden="true">→</span>}
     </SmartLink>

@@ -4,8 +4,9 @@ const icons = { send: Send, message: MessageCircle, mail: Mail, shield: Shield, 
 export type ChannelIconName = keyof typeof icons
 
 /**
- * The few icons of the shared frame (header, footer, floating buttons). Kept apart from
- * `icon.tsx`, whose full registry only the pages need, so every page's entry script stays small.
+ * The few icons of the shared frame (header, footer, floating buttons, the channel buttons of any
+ * action row), which every page loads anyway. Kept apart from `icon.tsx`, whose full registry
+ * only pages with data-driven icons need: the privacy page and the sealing key use these instead.
  */
 export function ChannelIcon({ name, className = 'size-5' }: { name: ChannelIconName; className?: string }) {
   const Svg = icons[name]

@@ -1,5 +1,5 @@
 import { CallToActionSection } from '../components/call-to-action'
-import { Icon } from '../components/icon'
+import { ChannelIcon } from '../components/channel-icon'
 import { PageIntro } from '../components/page-intro'
 import { privacyCallToAction, privacyIntro, privacyKey, privacySections } from '../content/privacy'
 import { KeyFingerprint } from '../features/contact/sealing/key-fingerprint'
@@ -30,7 +30,7 @@ export function PrivacyPage() {
                 <ul className="mt-5 grid gap-3">
                   {section.points.map((point) => (
                     <li key={point} className="flex gap-3">
-                      <Icon name="shield" className="mt-1 size-4 shrink-0 text-mint" />
+                      <ChannelIcon name="shield" className="mt-1 size-4 shrink-0 text-mint" />
                       <span>{point}</span>
                     </li>
                   ))}

@@ -1,5 +1,5 @@
 import { SmartLink } from '../../../components/action-link'
-import { Icon } from '../../../components/icon'
+import { ChannelIcon } from '../../../components/channel-icon'
 import { sealingKey } from '../../../content/sealing-key'
 import { shortRecipient } from '../../../lib/age-recipient'
 import { siteEnv, type SubmissionKeys } from '../../../lib/env'
@@ -20,7 +20,7 @@ export function KeyFingerprint({
   if (keys === null) {
     return (
       <p className="mt-6 flex items-start gap-2 rounded-xl border border-line bg-ink p-4 text-sm text-muted">
-        <Icon name="lock" className="mt-0.5 size-4 shrink-0 text-mint" />
+        <ChannelIcon name="lock" className="mt-0.5 size-4 shrink-0 text-mint" />
         {sealingKey.missing}
       </p>
     )
@@ -30,7 +30,7 @@ export function KeyFingerprint({
   return (
     <div className="mt-6 rounded-xl border border-line bg-ink p-4 text-sm">
       <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-muted">
-        <Icon name="lock" className="size-4 shrink-0 text-mint" />
+        <ChannelIcon name="lock" className="size-4 shrink-0 text-mint" />
         <span>{sealingKey.sealedTo(recipients.length)}</span>
         {recipients.map((recipient) => (
           <code key={recipient} title={recipient} className="font-mono text-text">
