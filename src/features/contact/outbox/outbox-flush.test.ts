@@ -147,6 +147,24 @@ test('a damaged record among good ones: the good ones still go, the damaged one 
   ])
 })
 
+test('a record with no state, or one this version does not know, is damaged: marked, and counted alike everywhere', async () => {
+  await putRaw({ ...ADA, queued_at: '2025-03-01T08:59:00.000Z', attempts: 0, next_attempt_at: T0 })
+  await putRaw({ ...BOB, queued_at: '2025-03-01T08:59:30.000Z', state: 'sending', attempts: 0, next_attempt_at: T0 })
+  clock = T0 + 10
+  const { send, sent } = scriptedSend({})
+
+  const result = await flushOutbox(deps(send))
+
+  expect(sent).toStrictEqual([])
+  expect(result.refused.map(({ record, message }) => [record.id, message])).toStrictEqual([
+    [ADA.id, failureMessages.damaged],
+    [BOB.id, failureMessages.damaged],
+  ])
+  expect(result.counts).toStrictEqual({ pending: 0, needsAttention: 2 })
+  expect(await store.counts()).toStrictEqual(result.counts)
+  expect((await store.list()).map((record) => record.state)).toStrictEqual(['needs-attention', 'needs-attention'])
+})
+
 test('a damaged record discarded by the visitor during the round is not reported', async () => {
   await putRaw({ id: 'not-a-uuid', state: 'pending', queued_at: '2025-03-01T08:59:00.000Z' })
   // The visitor discards it between the round's read and its mark.

@@ -70,7 +70,9 @@ async function flushRound({ store, send, now, ignoreSchedule = false }: FlushDep
   let stoppedUntil: number | null = null
 
   for (const stored of await store.list()) {
-    if (stored.state !== 'pending') continue
+    // Only what already waits for the visitor is left alone. A record with no state, or one this
+    // version does not know, is damaged: marked below, so every count agrees on where it is.
+    if (stored.state === 'needs-attention') continue
     const valid = outboxRecordSchema.safeParse(stored)
     if (!valid.success) {
       const message = failureMessages.damaged
