@@ -78,7 +78,7 @@ export function SiteHeader() {
       }
       if (event.key !== 'Tab') return
       // A focus trap over the toggle (which closes the sheet) and the sheet's own links.
-      const stops = [toggle, ...sheet.querySelectorAll<HTMLElement>('a[href], button:not([disabled])')]
+      const stops = [toggle, ...sheet.querySelectorAll<HTMLElement>('a[href], button:not([disabled], [tabindex="-1"])')]
       const at = stops.indexOf(document.activeElement as HTMLElement)
       const last = stops.length - 1
       const next = event.shiftKey ? (at <= 0 ? last : at - 1) : at === -1 || at === last ? 0 : at + 1
@@ -93,6 +93,12 @@ export function SiteHeader() {
   const onToggleClick = () => {
     const sheet = sheetRef.current
     if (sheet && !supportsPopover()) setFallbackOpen(sheet, !sheet.hasAttribute('data-open'))
+  }
+
+  // The dimmed strip below the sheet closes it; popovers do that by themselves.
+  const onDismissClick = () => {
+    const sheet = sheetRef.current
+    if (sheet && !supportsPopover()) setFallbackOpen(sheet, false)
   }
 
   return (
@@ -146,31 +152,43 @@ export function SiteHeader() {
       </div>
 
       <nav ref={sheetRef} id={menuId} popover="auto" aria-label="Mobile" className="menu-sheet">
-        <ul className="flex flex-col">
-          {headerRoutes.map((route) => (
-            <li key={route.id}>
-              <NavLink
-                to={route.path}
-                end
-                onClick={closeMenu}
-                className={({ isActive }) =>
-                  `block border-b border-line py-4 text-lg font-medium ${isActive ? 'text-mint' : 'text-text'}`
-                }
-              >
-                {route.navLabel}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-        <div className="mt-6 flex flex-col gap-3">
-          <Link to="/contact" onClick={closeMenu} className={actionClasses('primary')}>
-            {site.startProjectLabel}
-          </Link>
-          <SmartLink target={{ kind: 'telegram' }} onClick={closeMenu} className={actionClasses('secondary')}>
-            <ChannelIcon name="send" className="size-4" />
-            {site.telegramLabel}
-          </SmartLink>
+        <div className="menu-sheet-panel">
+          <ul className="flex flex-col">
+            {headerRoutes.map((route) => (
+              <li key={route.id}>
+                <NavLink
+                  to={route.path}
+                  end
+                  onClick={closeMenu}
+                  className={({ isActive }) =>
+                    `block border-b border-line py-4 text-lg font-medium ${isActive ? 'text-mint' : 'text-text'}`
+                  }
+                >
+                  {route.navLabel}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          <div className="mt-6 flex flex-col gap-3">
+            <Link to="/contact" onClick={closeMenu} className={actionClasses('primary')}>
+              {site.startProjectLabel}
+            </Link>
+            <SmartLink target={{ kind: 'telegram' }} onClick={closeMenu} className={actionClasses('secondary')}>
+              <ChannelIcon name="send" className="size-4" />
+              {site.telegramLabel}
+            </SmartLink>
+          </div>
         </div>
+        {/* Pointer-only: keyboard and screen reader users close it with Escape or the toggle. */}
+        <button
+          type="button"
+          popovertarget={menuId}
+          popovertargetaction="hide"
+          tabIndex={-1}
+          aria-hidden="true"
+          className="menu-sheet-dismiss"
+          onClick={onDismissClick}
+        />
       </nav>
     </header>
   )
