@@ -356,9 +356,11 @@ test('after a successful send no earlier validation toast remains', async ({ pag
   await expect(toast(page, REQUIRED_FIELDS_MESSAGE)).toBeVisible()
 
   await fillContactForm(page, { name: uniqueName('Toast Order'), contact: 'toast@example.com', message: 'Hello.' })
+  // Still on screen (it would close by itself after 5 s): the send must be what removes it.
+  await expect(toast(page, REQUIRED_FIELDS_MESSAGE)).toBeVisible({ timeout: 1_000 })
   await contactForm(page).submit.click()
   await expect(toast(page, submitToasts.sent.title)).toBeVisible()
-  await expect(toast(page, REQUIRED_FIELDS_MESSAGE)).toHaveCount(0)
+  await expect(toast(page, REQUIRED_FIELDS_MESSAGE)).toHaveCount(0, { timeout: 1_000 })
 
   // On a phone the toast sits at the bottom, clear of the page's heading.
   const [toastBox, headingBox] = [
