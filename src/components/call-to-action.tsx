@@ -3,7 +3,7 @@ import { ActionRow } from './action-row'
 
 export function CallToActionSection({ content }: { content: CallToAction }) {
   return (
-    <section aria-labelledby="cta-heading" className="mx-auto max-w-6xl px-5 py-20 sm:px-8">
+    <section aria-labelledby="cta-heading" className="mx-auto page-gutter max-w-6xl py-20">
       <div className="surface-card hero-backdrop relative overflow-hidden px-6 py-12 text-center sm:px-12 sm:py-16">
         <h2 id="cta-heading" className="mx-auto max-w-2xl text-3xl font-semibold sm:text-4xl">
           {content.heading}

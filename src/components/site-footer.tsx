@@ -28,7 +28,7 @@ const channels: ReadonlyArray<{ target: LinkTarget; icon: ChannelIconName; label
 export function SiteFooter() {
   return (
     <footer className="border-t border-line bg-surface pb-[var(--bottom-reserve)]">
-      <div className="mx-auto grid max-w-6xl gap-10 px-5 py-14 sm:grid-cols-2 sm:px-8 lg:grid-cols-4">
+      <div className="mx-auto page-gutter grid max-w-6xl gap-10 py-14 sm:grid-cols-2 lg:grid-cols-4">
         <div className="lg:col-span-2">
           <Link to="/" className="inline-block rounded-md">
             <Wordmark />
@@ -73,7 +73,7 @@ export function SiteFooter() {
         </div>
       </div>
       <div className="border-t border-line">
-        <p className="mx-auto max-w-6xl px-5 py-6 text-xs text-muted sm:px-8">
+        <p className="mx-auto page-gutter max-w-6xl py-6 text-xs text-muted">
           © {__BUILD_YEAR__} {site.name}. All rights reserved.
         </p>
       </div>

@@ -103,7 +103,7 @@ export function SiteHeader() {
 
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b border-line bg-ink/85 pt-[var(--safe-top)] backdrop-blur-md">
-      <div className="mx-auto flex h-header max-w-6xl items-center justify-between gap-4 pr-[max(1.25rem,var(--safe-right))] pl-[max(1.25rem,var(--safe-left))] sm:pr-[max(2rem,var(--safe-right))] sm:pl-[max(2rem,var(--safe-left))]">
+      <div className="mx-auto page-gutter flex h-header max-w-6xl items-center justify-between gap-4">
         <Link to="/" className="shrink-0 rounded-md" onClick={closeMenu}>
           <Wordmark />
         </Link>

@@ -13,7 +13,7 @@ export function AboutPage() {
     <>
       <PageIntro page="about" intro={aboutIntro} />
 
-      <section aria-labelledby="story-heading" className="mx-auto grid max-w-6xl gap-12 px-5 py-20 sm:px-8 lg:grid-cols-[1fr_1.4fr]">
+      <section aria-labelledby="story-heading" className="mx-auto page-gutter grid max-w-6xl gap-12 py-20 lg:grid-cols-[1fr_1.4fr]">
         <SectionHeading id="story-heading" heading={founderStory.heading} />
         <div className="space-y-5 text-lg text-muted">
           {founderStory.paragraphs.map((paragraph) => (
@@ -22,7 +22,7 @@ export function AboutPage() {
         </div>
       </section>
 
-      <section aria-labelledby="values-heading" className="mx-auto max-w-6xl px-5 pb-20 sm:px-8">
+      <section aria-labelledby="values-heading" className="mx-auto page-gutter max-w-6xl pb-20">
         <SectionHeading id="values-heading" heading="What we stand for" />
         <ul className="mt-10 grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
           {coreValues.map((value) => (
@@ -33,14 +33,14 @@ export function AboutPage() {
         </ul>
       </section>
 
-      <section aria-labelledby="numbers-heading" className="mx-auto max-w-6xl px-5 pb-20 sm:px-8">
+      <section aria-labelledby="numbers-heading" className="mx-auto page-gutter max-w-6xl pb-20">
         <h2 id="numbers-heading" className="sr-only">
           By the numbers
         </h2>
         <StatGrid stats={aboutStats} label="By the numbers" />
       </section>
 
-      <section aria-labelledby="founder-contact-heading" className="mx-auto max-w-6xl px-5 sm:px-8">
+      <section aria-labelledby="founder-contact-heading" className="mx-auto page-gutter max-w-6xl">
         <div className="surface-card flex flex-col gap-6 p-8 sm:flex-row sm:items-center sm:justify-between">
           <div>
             <h2 id="founder-contact-heading" className="text-2xl font-semibold">

@@ -16,7 +16,7 @@ export function CaseStudiesPage() {
   return (
     <>
       <PageIntro page="case-studies" intro={caseStudiesIntro} />
-      <section aria-label="Case studies" className="mx-auto max-w-6xl px-5 py-20 sm:px-8">
+      <section aria-label="Case studies" className="mx-auto page-gutter max-w-6xl py-20">
         <ul className="grid gap-6 lg:grid-cols-2">
           {caseStudies.map((study) => (
             <li key={study.id} id={study.id} className="flex">

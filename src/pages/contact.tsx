@@ -17,14 +17,14 @@ export function ContactPage() {
   return (
     <>
       <section className="hero-backdrop border-b border-line">
-        <div className="mx-auto max-w-6xl px-5 pt-16 pb-12 sm:px-8 sm:pt-24">
+        <div className="mx-auto page-gutter max-w-6xl pt-16 pb-12 sm:pt-24">
           <p className="text-sm font-semibold tracking-[0.2em] text-mint uppercase">{routeById('contact').navLabel}</p>
           <h1 className="mt-4 text-4xl font-semibold sm:text-6xl">{contactIntro.heading}</h1>
           <p className="mt-6 max-w-2xl text-lg text-muted">{contactIntro.blurb}</p>
         </div>
       </section>
 
-      <div className="mx-auto grid max-w-6xl gap-6 px-5 py-16 sm:px-8 lg:grid-cols-[1.6fr_1fr]">
+      <div className="mx-auto page-gutter grid max-w-6xl gap-6 py-16 lg:grid-cols-[1.6fr_1fr]">
         <section aria-labelledby="form-card-title" className="surface-card p-6 sm:p-8">
           <h2 id="form-card-title" className="flex items-center gap-3 text-2xl font-semibold">
             <Icon name="lock" className="size-5 text-mint" />

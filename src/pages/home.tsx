@@ -9,7 +9,7 @@ export function HomePage() {
   return (
     <>
       <section className="hero-backdrop border-b border-line">
-        <div className="mx-auto max-w-6xl px-5 pt-20 pb-16 sm:px-8 sm:pt-28 sm:pb-24">
+        <div className="mx-auto page-gutter max-w-6xl pt-20 pb-16 sm:pt-28 sm:pb-24">
           <p className="text-sm font-semibold tracking-[0.2em] text-mint uppercase">{homeHero.eyebrow}</p>
           <h1 className="mt-5 max-w-4xl text-5xl font-semibold sm:text-7xl">
             <span className="text-gradient">{homeHero.tagline}</span>
@@ -22,7 +22,7 @@ export function HomePage() {
         </div>
       </section>
 
-      <section aria-labelledby="arsenal-heading" className="mx-auto max-w-6xl px-5 py-20 sm:px-8">
+      <section aria-labelledby="arsenal-heading" className="mx-auto page-gutter max-w-6xl py-20">
         <SectionHeading id="arsenal-heading" heading={arsenal.heading} intro={arsenal.intro} />
         <ul className="mt-12 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
           {arsenal.capabilities.map((capability) => (

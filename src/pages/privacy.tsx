@@ -9,7 +9,7 @@ export function PrivacyPage() {
     <>
       <PageIntro page="privacy" intro={privacyIntro} />
 
-      <div className="mx-auto grid max-w-6xl gap-6 px-5 py-16 sm:px-8 lg:grid-cols-[1.6fr_1fr]">
+      <div className="mx-auto page-gutter grid max-w-6xl gap-6 py-16 lg:grid-cols-[1.6fr_1fr]">
         <div className="grid content-start gap-6">
           {privacySections.map((section) => (
             <section

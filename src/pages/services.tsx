@@ -7,7 +7,7 @@ export function ServicesPage() {
   return (
     <>
       <PageIntro page="services" intro={servicesIntro} />
-      <section aria-label="Services" className="mx-auto max-w-6xl px-5 py-20 sm:px-8">
+      <section aria-label="Services" className="mx-auto page-gutter max-w-6xl py-20">
         <ul className="grid gap-5 md:grid-cols-2 lg:grid-cols-3">
           {services.map((service) => (
             <li key={service.id} id={service.id} className="flex">

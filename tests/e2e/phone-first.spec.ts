@@ -154,6 +154,44 @@ for (const viewport of PHONES) {
   })
 }
 
+/** An iPhone turned sideways: the notch and the rounded corners sit left and right. */
+const LANDSCAPE = { width: 844, height: 390 }
+const LANDSCAPE_INSETS = { top: 0, bottom: 21, left: 47, right: 47 }
+
+test('turned sideways, no text or control of any page sits under the notch or the rounded corners', async ({
+  page,
+  allowConsoleError,
+}) => {
+  allowNotFoundConsoleOn(NOT_FOUND_PATH, allowConsoleError)
+  await page.setViewportSize(LANDSCAPE)
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Emulation.setSafeAreaInsetsOverride', { insets: LANDSCAPE_INSETS })
+  const problems: string[] = []
+  for (const { path } of allPages) {
+    await gotoHydrated(page, path)
+    const outside = await page.evaluate(({ left, right }) => {
+      const safeRight = window.innerWidth - right
+      const content = document.querySelectorAll<HTMLElement>(
+        'a[href], button, input, select, textarea, h1, h2, h3, p, li, dt, dd, label, code',
+      )
+      return [...content]
+        // Visible, and not clipped away (the visually hidden skip link).
+        .filter((element) => element.checkVisibility({ visibilityProperty: true }) && getComputedStyle(element).clipPath === 'none')
+        .map((element) => {
+          // What it shows: its box less its own padding.
+          const box = element.getBoundingClientRect()
+          const style = getComputedStyle(element)
+          const shown = { left: box.left + parseFloat(style.paddingLeft), right: box.right - parseFloat(style.paddingRight) }
+          return { element, box, shown }
+        })
+        .filter(({ box, shown }) => box.width > 1 && box.height > 1 && (shown.left < left - 0.5 || shown.right > safeRight + 0.5))
+        .map(({ element, shown }) => `${element.tagName.toLowerCase()} "${(element.textContent ?? '').trim().slice(0, 30)}" at ${Math.round(shown.left)}-${Math.round(shown.right)}`)
+    }, LANDSCAPE_INSETS)
+    problems.push(...outside.map((problem) => `${path}: ${problem}`))
+  }
+  expect(problems).toEqual([])
+})
+
 test('the quick-contact buttons step aside while a form field has focus, and come back after', async ({ page }) => {
   await page.setViewportSize(PHONE)
   await openContactPage(page)
