@@ -179,14 +179,19 @@ export const outbox = {
     import('./outbox-store').catch(() => undefined)
     import('idb').catch(() => undefined)
   },
-  /** Queues a sealed row and tries to send it straight away (nothing is requested offline). */
-  async enqueue(row: SealedRow): Promise<void> {
-    publish(
-      await withStore(async (opened) => {
-        await opened.enqueue(row, Date.now())
-        return opened.counts()
-      }),
-    )
+  /**
+   * Queues a sealed row and tries to send it straight away (nothing is requested offline). Once
+   * `signal` has aborted (the form gave up waiting for the store and kept the values), it stores
+   * nothing: the visitor was told the message is still in the form, not on the device.
+   */
+  async enqueue(row: SealedRow, signal?: AbortSignal): Promise<void> {
+    const counts = await withStore(async (opened) => {
+      if (signal?.aborted) return null
+      await opened.enqueue(row, Date.now())
+      return opened.counts()
+    })
+    if (counts === null) return
+    publish(counts)
     void flush()
   },
   async list(): Promise<OutboxRecord[]> {
