@@ -82,4 +82,10 @@ export const submitToasts = {
     'It could not be sent or saved on this device. Your text is still in the form; please try again in a moment.',
   /** A queued message refused later, perhaps while the visitor is on another page. */
   queuedRefused: (queuedAt: string, reason: string) => `Your message queued at ${queuedAt} was not delivered. ${reason}`,
+  /**
+   * Several queued messages refused in one round: one toast that says how many, and points to the
+   * review (`review` is the label of its button), where each one's time and reason are listed.
+   */
+  queuedRefusedSeveral: (count: number, review: string) =>
+    `${count} messages you queued were not delivered. Open "${review}" to see why, then resend or discard them.`,
 } as const

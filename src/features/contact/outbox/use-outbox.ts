@@ -2,7 +2,7 @@ import { useEffect, useSyncExternalStore } from 'react'
 import { showToast } from '../../../components/toast/toast-store'
 import type { SealedRow } from '../../../lib/database-types'
 import type { FlushResult } from './outbox-flush'
-import { formatQueuedAt } from './outbox-copy'
+import { formatQueuedAt, outboxCopy } from './outbox-copy'
 import { existingDatabases, NO_COUNTS, OUTBOX_DB_NAME, retryDelay, RETRY_CAP_MS, type OutboxCounts } from './outbox-definitions'
 import type { OutboxRecord, OutboxStore } from './outbox-store'
 
@@ -93,14 +93,7 @@ async function flush(options: { ignoreSchedule?: boolean } = {}): Promise<void> 
     return
   }
   result.delivered.forEach(() => showToast({ ...submitToasts.sent, variant: 'success' }))
-  result.refused.forEach(({ record, message, detail }) => {
-    console.error('A queued contact message was refused:', detail)
-    showToast({
-      title: submitToasts.failed.title,
-      description: submitToasts.queuedRefused(formatQueuedAt(record.queued_at), message),
-      variant: 'destructive',
-    })
-  })
+  announceRefused(result, submitToasts)
   if (result.skipped) {
     // The holder of the lock schedules the retries; keep a slow fallback in case that tab closes.
     update({ counts: result.counts })
@@ -109,6 +102,27 @@ async function flush(options: { ignoreSchedule?: boolean } = {}): Promise<void> 
   }
   publish(result.counts)
   schedule(result.nextAttemptAt)
+}
+
+/**
+ * One toast for a round's refusals, so none hides another: one message names its time and its
+ * reason; several say how many, and point to the review, which lists each one. Its group is the
+ * messages' ids: news of the same messages (a resend refused again) replaces the older toast,
+ * while another round's refusals stand beside it.
+ */
+function announceRefused({ refused, counts }: FlushResult, submitToasts: typeof import('../contact-copy').submitToasts): void {
+  refused.forEach(({ detail }) => console.error('A queued contact message was refused:', detail))
+  const [first] = refused
+  if (!first) return
+  showToast({
+    title: submitToasts.failed.title,
+    description:
+      refused.length === 1
+        ? submitToasts.queuedRefused(formatQueuedAt(first.record.queued_at), first.message)
+        : submitToasts.queuedRefusedSeveral(refused.length, outboxCopy.notDelivered(counts.needsAttention)),
+    variant: 'destructive',
+    group: `outbox-refused:${refused.map(({ record }) => record.id).join(',')}`,
+  })
 }
 
 /** On start and when the page becomes visible: show what waits, and send it. */
