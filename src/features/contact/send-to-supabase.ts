@@ -84,7 +84,7 @@ function insertSignal(caller: AbortSignal | undefined): AbortSignal {
   const either = new AbortController()
   for (const source of [timeout, caller]) {
     if (source.aborted) either.abort(source.reason)
-    else source.addEventListener('abort', () => either.abort(source.reason), { once: true })
+    else source.addEventListener('abort', () => either.abort(source.reason))
   }
   return either.signal
 }

@@ -169,6 +169,13 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
     expect(vi.getTimerCount()).toBe(0)
   })
 
+  it('leaves no timer behind once it has an answer before the deadline', async () => {
+    vi.useFakeTimers()
+    expect(await submitContact(document, dependencies({ kind: 'delivered' }))).toEqual({ kind: 'sent' })
+    expect(await submitContact(document, dependencies({ kind: 'no-answer', reason: 'noAnswer', detail: 'HTTP 0' }))).toEqual({ kind: 'queued' })
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
   it('says the row is sealed only once it is, and never when sealing fails', async () => {
     const order: string[] = []
     const deps = dependencies(
