@@ -154,3 +154,57 @@ test('a refusal by the real database shows a human message and keeps every value
   await expectFormValues(page, values)
   expect(await submissionsWithId(inserts[0]!.id)).toEqual([])
 })
+
+/** The crypto chunk (age), which a first visit on a poor link may still be downloading at Send. */
+const SEALER_CHUNK = '**/assets/seal-submission-*.js'
+
+/** Holds the crypto chunk back until the test lets it through (or for ever). */
+async function holdSealer(page: Page): Promise<() => void> {
+  let release: () => void = () => {}
+  const released = new Promise<void>((resolve) => (release = resolve))
+  await page.route(SEALER_CHUNK, async (route) => {
+    await released
+    // The page may be gone by then (a chunk held for the whole test).
+    await route.continue().catch(() => undefined)
+  })
+  return release
+}
+
+test('while the encryption code is still loading, the form says so and never that the message is already encrypted; then it is sent', async ({
+  page,
+}) => {
+  const release = await holdSealer(page)
+  const inserts = recordInserts(page)
+  await send(page)
+
+  // Longer than the 4 s after which a slow send gets its line.
+  await page.waitForTimeout(5_000)
+  await expect(page.getByText(formCopy.stillSending)).toBeHidden()
+  await expect(page.getByText(formCopy.stillEncrypting)).toBeVisible()
+  await expect(page.getByRole('button', { name: formCopy.sending })).toBeDisabled()
+  expect(inserts).toEqual([])
+
+  release()
+  await expect(toast(page, submitToasts.sent.title)).toBeVisible()
+  await expect(page.getByText(formCopy.stillEncrypting)).toBeHidden()
+  expect(await submissionsWithId(inserts[0]!.id)).toHaveLength(1)
+})
+
+test('encryption code that has not loaded by the deadline: a sentence, every value kept, nothing sent or stored', async ({
+  page,
+  allowConsoleError,
+}) => {
+  test.setTimeout(60_000)
+  allowConsoleError(/Contact submission failed/)
+  await holdSealer(page)
+  const inserts = recordInserts(page)
+  await send(page)
+
+  const failed = toast(page, submitToasts.failed.title)
+  await expect(failed).toContainText(submitToasts.notSealedInTime, { timeout: 25_000 })
+  await expectFormValues(page, values)
+  await expect(contactForm(page).submit).toBeEnabled()
+  await expect(page.getByText(formCopy.stillEncrypting)).toBeHidden()
+  expect(inserts).toEqual([])
+  expect(await outboxRecords(page)).toEqual([])
+})

@@ -20,7 +20,15 @@ export const formCopy = {
   requiredHint: 'Required',
   submit: 'Send Securely',
   sending: 'Encrypting & Sending...',
-  /** Shown under the button once a send has taken a few seconds (phones on a poor connection). */
+  /**
+   * Shown under the button when the encryption code is still loading a few seconds after Send (a
+   * first visit on a poor connection). Nothing is sealed yet, so it promises nothing about saving.
+   */
+  stillEncrypting: 'Still encrypting: the encryption code is slow to arrive on this connection. Nothing has been sent yet.',
+  /**
+   * Shown under the button once the message is sealed and its send has taken a few seconds (phones
+   * on a poor connection). Never before sealing: "already encrypted" must be true when it shows.
+   */
   stillSending:
     'Still sending: the connection is slow. Your message is already encrypted; if it cannot get through, it is saved on this device and sent later.',
   noScript:
@@ -66,9 +74,18 @@ export const submitToasts = {
    */
   notSealed:
     'Your message could not be encrypted here, so nothing was sent. Check your connection and try again; your text is still in the form.',
+  /** The encryption code did not arrive before the submit's deadline. Nothing was sent or stored. */
+  notSealedInTime:
+    'The connection is too slow to load the encryption just now, so nothing was sent. Your text is still in the form; please try again in a moment.',
   /** Neither the network nor this device's storage could take the message. */
   notSaved:
     'It could not be sent or saved on this device. Your text is still in the form; please try again in a moment.',
   /** A queued message refused later, perhaps while the visitor is on another page. */
   queuedRefused: (queuedAt: string, reason: string) => `Your message queued at ${queuedAt} was not delivered. ${reason}`,
+  /**
+   * Several queued messages refused in one round: one toast that says how many, and points to the
+   * review (`review` is the label of its button), where each one's time and reason are listed.
+   */
+  queuedRefusedSeveral: (count: number, review: string) =>
+    `${count} messages you queued were not delivered. Open "${review}" to see why, then resend or discard them.`,
 } as const

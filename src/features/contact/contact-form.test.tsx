@@ -9,7 +9,7 @@ import { failureMessages, formCopy, REQUIRED_FIELDS_MESSAGE, submitToasts } from
 import { ContactForm, STILL_SENDING_AFTER_MS } from './contact-form'
 import type { SubmissionDocument } from './sealing/seal-submission'
 import type { SendOutcome } from './send-to-supabase'
-import type { SubmitDependencies } from './submit-contact'
+import { SUBMIT_DEADLINE_MS, type SubmitDependencies } from './submit-contact'
 
 const sealedFor = (document: SubmissionDocument): SealedRow => ({
   id: document.id,
@@ -111,7 +111,7 @@ describe('ContactForm', () => {
       user_agent: navigator.userAgent,
       submitted_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     })
-    expect(dependencies.send).toHaveBeenCalledWith(sealedFor(document!))
+    expect(dependencies.send).toHaveBeenCalledWith(sealedFor(document!), expect.any(AbortSignal))
     for (const field of Object.values(fields)) expect(field).toHaveProperty('value', '')
   })
 
@@ -139,6 +139,72 @@ describe('ContactForm', () => {
     await act(async () => answer({ kind: 'delivered' }))
     expect(await screen.findByRole('button', { name: formCopy.submit })).toHaveProperty('disabled', false)
     expect(screen.queryByText(formCopy.stillSending)).toBeNull()
+  })
+
+  it('never says "already encrypted" before the message is sealed: the still-sending wait starts at the seal', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    const seal = vi.fn((document: SubmissionDocument) => new Promise<SealedRow>((resolve) => setTimeout(() => resolve(sealedFor(document)), 3_000)))
+    const { submit, fillRequired } = setup({ seal, send: vi.fn(() => new Promise<SendOutcome>(() => {})) })
+    await fillRequired()
+    await submit()
+    await screen.findByRole('button', { name: formCopy.sending })
+    // 4 s after Send, but only 1 s after the seal: the send itself is not slow yet.
+    await act(() => vi.advanceTimersByTimeAsync(STILL_SENDING_AFTER_MS))
+    expect(seal).toHaveBeenCalledTimes(1)
+    expect(screen.queryByText(formCopy.stillSending)).toBeNull()
+    expect(screen.queryByText(formCopy.stillEncrypting)).toBeNull()
+    await act(() => vi.advanceTimersByTimeAsync(3_000))
+    expect(screen.getByText(formCopy.stillSending)).toBeTruthy()
+  })
+
+  it('while the encryption code is slow to load, says only that; once sealed, says it is still sending', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    let finishSeal: () => void = () => {}
+    const seal = vi.fn((document: SubmissionDocument) => new Promise<SealedRow>((resolve) => (finishSeal = () => resolve(sealedFor(document)))))
+    const { submit, fillRequired } = setup({ seal, send: vi.fn(() => new Promise<SendOutcome>(() => {})) })
+    await fillRequired()
+    await submit()
+    await screen.findByRole('button', { name: formCopy.sending })
+    await act(async () => vi.advanceTimersByTime(STILL_SENDING_AFTER_MS + 2_000))
+    expect(screen.getByText(formCopy.stillEncrypting)).toBeTruthy()
+    expect(screen.queryByText(formCopy.stillSending)).toBeNull()
+    // The wait has already been long: no second few seconds of silence once it is sealed.
+    await act(async () => finishSeal())
+    expect(screen.getByText(formCopy.stillSending)).toBeTruthy()
+    expect(screen.queryByText(formCopy.stillEncrypting)).toBeNull()
+  })
+
+  it('ends a stalled load of the encryption code at the deadline: nothing sent, a sentence, every value kept', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const { dependencies, fields, submit, fillAll } = setup({ seal: vi.fn(() => new Promise<SealedRow>(() => {})) })
+    await fillAll()
+    await submit()
+    await screen.findByRole('button', { name: formCopy.sending })
+    await act(async () => vi.advanceTimersByTime(SUBMIT_DEADLINE_MS))
+    await waitFor(() => expect(toastTitles()).toEqual([submitToasts.failed.title]))
+    expect(getToasts()[0]).toMatchObject({ description: submitToasts.notSealedInTime, variant: 'destructive' })
+    expect(await screen.findByRole('button', { name: formCopy.submit })).toHaveProperty('disabled', false)
+    expect(screen.queryByText(formCopy.stillEncrypting)).toBeNull()
+    expect(dependencies.send).not.toHaveBeenCalled()
+    expect(dependencies.enqueue).not.toHaveBeenCalled()
+    expect(fields.name).toHaveProperty('value', '  Ada  ')
+    expect(fields.contact).toHaveProperty('value', '@ada_l')
+    expect(fields.project_type).toHaveProperty('value', 'community-building')
+    expect(fields.budget).toHaveProperty('value', '25k-50k')
+    expect(fields.message).toHaveProperty('value', 'Grow our Telegram to 50k.')
+  })
+
+  it('queues the sealed row when the sender has not answered by the deadline, and clears the form', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    const { dependencies, fields, submit, fillRequired } = setup({ send: vi.fn(() => new Promise<SendOutcome>(() => {})) })
+    await fillRequired()
+    await submit()
+    await screen.findByRole('button', { name: formCopy.sending })
+    await act(async () => vi.advanceTimersByTime(SUBMIT_DEADLINE_MS))
+    await waitFor(() => expect(toastTitles()).toEqual([submitToasts.queued.title]))
+    expect(dependencies.enqueue).toHaveBeenCalledTimes(1)
+    expect(fields.message).toHaveProperty('value', '')
   })
 
   it('keeps every value and shows a human message when the backend refuses; the detail goes to the console only', async () => {
@@ -175,7 +241,7 @@ describe('ContactForm', () => {
     await submit()
     await waitFor(() => expect(toastTitles()).toEqual([submitToasts.queued.title]))
     expect(dependencies.send).not.toHaveBeenCalled()
-    expect(dependencies.enqueue).toHaveBeenCalledWith(expect.objectContaining({ key_id: '0123456789abcdef' }))
+    expect(dependencies.enqueue).toHaveBeenCalledWith(expect.objectContaining({ key_id: '0123456789abcdef' }), expect.any(AbortSignal))
     expect(fields.message).toHaveProperty('value', '')
   })
 

@@ -18,7 +18,10 @@ import { submitContact, type SubmitDependencies, type SubmitResult } from './sub
 
 const resolver = zodResolver(contactSubmissionSchema)
 
-/** After this long "Encrypting & Sending..." gets a line saying the connection is slow. */
+/**
+ * After this long "Encrypting & Sending..." gets a line saying the connection is slow: counted
+ * from Send while the encryption code loads, and from sealing for the send itself.
+ */
 export const STILL_SENDING_AFTER_MS = 4_000
 
 const requiredFields: ReadonlySet<string> = new Set(['name', 'contact', 'message'])
@@ -67,7 +70,8 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   const draftId = useRef<string | null>(null)
   const prepared = useRef(false)
   const validationToast = useRef<number | null>(null)
-  const [slow, setSlow] = useState(false)
+  // The line under the button while a send is slow ('' while it is not).
+  const [slowLine, setSlowLine] = useState('')
 
   const onValid = async (fields: ContactFields) => {
     if (validationToast.current !== null) dismissToast(validationToast.current)
@@ -77,13 +81,25 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
       now: Date.now(),
       userAgent: navigator.userAgent,
     })
-    const slowTimer = setTimeout(() => setSlow(true), STILL_SENDING_AFTER_MS)
+    // "Still sending" says the message is already encrypted, so it waits for the seal: while the
+    // encryption code is slow to load, a line saying only that shows instead. Once sealed, a send
+    // gets its own few seconds, unless the wait has already been long.
+    let slow = false
+    let slowTimer = setTimeout(() => {
+      slow = true
+      setSlowLine(formCopy.stillEncrypting)
+    }, STILL_SENDING_AFTER_MS)
+    const onSealed = () => {
+      clearTimeout(slowTimer)
+      if (slow) setSlowLine(formCopy.stillSending)
+      else slowTimer = setTimeout(() => setSlowLine(formCopy.stillSending), STILL_SENDING_AFTER_MS)
+    }
     let result: SubmitResult
     try {
-      result = await submitContact(submission, dependencies)
+      result = await submitContact(submission, dependencies, { onSealed })
     } finally {
       clearTimeout(slowTimer)
-      setSlow(false)
+      setSlowLine('')
     }
     announce(result)
     if (result.kind === 'failed') return
@@ -189,7 +205,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
           {isSubmitting ? formCopy.sending : formCopy.submit}
         </button>
         <p role="status" className="min-h-5 text-sm text-muted">
-          {isSubmitting && slow ? formCopy.stillSending : ''}
+          {isSubmitting ? slowLine : ''}
         </p>
       </fieldset>
     </form>

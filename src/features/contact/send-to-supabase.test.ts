@@ -96,6 +96,46 @@ describe('sendSealed', () => {
     expect(wire.requests[0]?.init.signal?.aborted).toBe(true)
   })
 
+  /** An insert that hangs until its signal aborts, as on a stalled link. */
+  function hangUntilAborted() {
+    wire.answer = (init) =>
+      new Promise((_, reject) => {
+        const abort = () => reject(new DOMException('aborted', 'AbortError'))
+        if (init.signal?.aborted) return abort()
+        init.signal?.addEventListener('abort', abort)
+      })
+  }
+
+  it('stops the insert when the caller gives up first (the form\'s deadline), and counts it as no answer', async () => {
+    hangUntilAborted()
+    const deadline = new AbortController()
+    const sending = sendSealed(row, deadline.signal)
+    await vi.waitFor(() => expect(wire.requests).toHaveLength(1))
+    expect(wire.requests[0]?.init.signal?.aborted).toBe(false)
+    deadline.abort()
+
+    expect(await sending).toMatchObject({ kind: 'no-answer', reason: 'noAnswer' })
+    expect(wire.requests[0]?.init.signal?.aborted).toBe(true)
+  })
+
+  it('keeps its own send timeout when the caller passes a signal, and heeds one that has already aborted', async () => {
+    hangUntilAborted()
+    const expire = new AbortController()
+    vi.spyOn(AbortSignal, 'timeout').mockImplementation(() => expire.signal)
+    const sending = sendSealed(row, new AbortController().signal)
+    await vi.waitFor(() => expect(wire.requests).toHaveLength(1))
+    expire.abort()
+    expect(await sending).toMatchObject({ kind: 'no-answer', reason: 'noAnswer' })
+    expect(wire.requests[0]?.init.signal?.aborted).toBe(true)
+
+    // The real timeout again: only the caller's signal, aborted before the call, can stop this one.
+    vi.restoreAllMocks()
+    const given = new AbortController()
+    given.abort()
+    expect(await sendSealed(row, given.signal)).toMatchObject({ kind: 'no-answer', reason: 'noAnswer' })
+    expect(wire.requests.every(({ init }) => init.signal?.aborted)).toBe(true)
+  })
+
   it('gives a slow phone connection a fair chance before giving up (at least 10 s, at most a minute)', () => {
     expect(SEND_TIMEOUT_MS).toBeGreaterThanOrEqual(10_000)
     expect(SEND_TIMEOUT_MS).toBeLessThanOrEqual(60_000)

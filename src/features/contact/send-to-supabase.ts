@@ -18,7 +18,8 @@ export type SendOutcome =
   | { kind: 'delivered' }
   | { kind: 'no-answer' | 'server-error' | 'refused'; reason: FailureReason; detail: string }
 
-export type SendSealed = (row: SealedRow) => Promise<SendOutcome>
+/** `signal`, when given, stops the insert early (the form's deadline); it then counts as no answer. */
+export type SendSealed = (row: SealedRow, signal?: AbortSignal) => Promise<SendOutcome>
 
 /** The part of supabase-js's answer this code reads (spec §7: only the error is inspected). */
 export type InsertAnswer = {
@@ -31,7 +32,8 @@ export type InsertAnswer = {
  * on a poor mobile link (2G/EDGE, 1 s round trips, loss) the TLS handshake, the CORS preflight and
  * the upload take 5 to 10 s, so 20 s leaves room for the slow-but-working case. Waiting longer
  * helps nobody: after 20 s the row is queued (its id makes a late duplicate harmless) and the
- * outbox keeps trying while the visitor moves on. "Still sending" shows from 4 s.
+ * outbox keeps trying while the visitor moves on. "Still sending" shows from 4 s. The form's own
+ * deadline (SUBMIT_DEADLINE_MS) may stop it sooner, when loading the code took part of that time.
  */
 export const SEND_TIMEOUT_MS = 20_000
 
@@ -71,15 +73,28 @@ export function classifyInsertAnswer({ error, status }: InsertAnswer): SendOutco
   return outcome('refused', 'notAccepted')
 }
 
+/**
+ * Aborts at the send timeout or when `caller` aborts, whichever comes first. By hand, not with
+ * `AbortSignal.any`: Safari has that only since 17.4, and an older iPhone would get a TypeError,
+ * so every message would be queued instead of sent.
+ */
+function insertSignal(caller: AbortSignal | undefined): AbortSignal {
+  const timeout = AbortSignal.timeout(SEND_TIMEOUT_MS)
+  if (!caller) return timeout
+  const either = new AbortController()
+  for (const source of [timeout, caller]) {
+    if (source.aborted) either.abort(source.reason)
+    else source.addEventListener('abort', () => either.abort(source.reason))
+  }
+  return either.signal
+}
+
 /** The real sender: a plain insert (return=minimal), so anon needs no SELECT right. */
-export const sendSealed: SendSealed = async (row) => {
+export const sendSealed: SendSealed = async (row, signal) => {
   try {
     // Loading the client can fail too (offline before the service worker has cached it).
     const { supabase } = await import('../../lib/supabase')
-    const answer = await supabase
-      .from('contact_submissions')
-      .insert(row)
-      .abortSignal(AbortSignal.timeout(SEND_TIMEOUT_MS))
+    const answer = await supabase.from('contact_submissions').insert(row).abortSignal(insertSignal(signal))
     return classifyInsertAnswer(answer)
   } catch (error) {
     return { kind: 'no-answer', reason: 'noAnswer', detail: String(error) }

@@ -33,9 +33,10 @@ export const browserSubmitDependencies: SubmitDependencies = {
       performance.measure(SEAL_MEASURE, { start: started })
     }
   },
-  send: (row) =>
+  // Unbounded here on purpose: submitContact's deadline covers a load that stalls.
+  send: (row, signal) =>
     sender().then(
-      ({ sendSealed }) => sendSealed(row),
+      ({ sendSealed }) => sendSealed(row, signal),
       (error: unknown): SendOutcome => ({
         kind: 'no-answer',
         reason: 'noAnswer',

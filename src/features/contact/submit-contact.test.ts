@@ -1,9 +1,9 @@
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { SealedRow } from '../../lib/database-types'
 import { failureMessages, FALLBACK_ERROR_MESSAGE, submitToasts } from './contact-copy'
 import type { SubmissionDocument } from './sealing/seal-submission'
 import { classifyInsertAnswer, type SendOutcome } from './send-to-supabase'
-import { submitContact, type SubmitDependencies } from './submit-contact'
+import { QUEUE_TIMEOUT_MS, submitContact, SUBMIT_DEADLINE_MS, type SubmitDependencies } from './submit-contact'
 
 const document: SubmissionDocument = {
   id: '3b241101-e2bb-4255-8caf-4136c566a962',
@@ -80,7 +80,7 @@ describe('submitContact', () => {
     const deps = dependencies({ kind: 'delivered' })
     expect(await submitContact(document, deps)).toEqual({ kind: 'sent' })
     expect(deps.seal).toHaveBeenCalledWith(document)
-    expect(deps.send).toHaveBeenCalledWith(row)
+    expect(deps.send).toHaveBeenCalledWith(row, expect.any(AbortSignal))
     expect(deps.enqueue).not.toHaveBeenCalled()
   })
 
@@ -101,13 +101,13 @@ describe('submitContact', () => {
     const deps = dependencies({ kind: 'delivered' }, { isOnline: () => false })
     expect(await submitContact(document, deps)).toEqual({ kind: 'queued' })
     expect(deps.send).not.toHaveBeenCalled()
-    expect(deps.enqueue).toHaveBeenCalledWith(row)
+    expect(deps.enqueue).toHaveBeenCalledWith(row, expect.any(AbortSignal))
   })
 
   it('queues the sealed row when there is no answer (timeout, gateway, 429)', async () => {
     const deps = dependencies({ kind: 'no-answer', reason: 'busy', detail: 'HTTP 429' })
     expect(await submitContact(document, deps)).toEqual({ kind: 'queued' })
-    expect(deps.enqueue).toHaveBeenCalledWith(row)
+    expect(deps.enqueue).toHaveBeenCalledWith(row, expect.any(AbortSignal))
   })
 
   it('fails with a human sentence on a refusal or a server error, queuing nothing', async () => {
@@ -129,5 +129,135 @@ describe('submitContact', () => {
     const quota = new DOMException('full', 'QuotaExceededError')
     const deps = dependencies({ kind: 'no-answer', reason: 'noAnswer', detail: 'HTTP 0' }, { enqueue: vi.fn(async () => Promise.reject(quota)) })
     expect(await submitContact(document, deps)).toEqual({ kind: 'failed', message: submitToasts.notSaved, detail: quota })
+  })
+})
+
+/** A promise that never settles: a chunk or a request stalled on a poor link, with no error ever. */
+const stalled = <T>() => new Promise<T>(() => {})
+
+/** The number of ticks a promise chain needs here is an implementation detail: let them all run. */
+const settle = () => vi.advanceTimersByTimeAsync(0)
+
+describe('submitContact on a stalled connection (one deadline for the whole submit)', () => {
+  afterEach(() => vi.useRealTimers())
+
+  it('gives a phone a fair chance, but never leaves "Encrypting & Sending..." for more than 25 s', () => {
+    expect(SUBMIT_DEADLINE_MS).toBeGreaterThanOrEqual(10_000)
+    expect(SUBMIT_DEADLINE_MS + QUEUE_TIMEOUT_MS).toBeLessThanOrEqual(25_000)
+    expect(QUEUE_TIMEOUT_MS).toBeGreaterThanOrEqual(1_000)
+  })
+
+  it('fails closed when the encryption code has not loaded by the deadline: nothing sent or queued, the seal unused', async () => {
+    vi.useFakeTimers()
+    let finishSeal: (sealed: SealedRow) => void = () => {}
+    const onSealed = vi.fn()
+    const deps = dependencies({ kind: 'delivered' }, { seal: vi.fn(() => new Promise<SealedRow>((resolve) => (finishSeal = resolve))) })
+    const result = vi.fn()
+    void submitContact(document, deps, { onSealed }).then(result)
+
+    await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS - 1)
+    expect(result).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(result).toHaveBeenCalledWith({ kind: 'failed', message: submitToasts.notSealedInTime, detail: expect.stringContaining(`${SUBMIT_DEADLINE_MS}`) })
+
+    // The code arrives after all: this press of Send has ended, so nothing leaves.
+    finishSeal(row)
+    await settle()
+    expect(onSealed).not.toHaveBeenCalled()
+    expect(deps.send).not.toHaveBeenCalled()
+    expect(deps.enqueue).not.toHaveBeenCalled()
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('leaves no timer behind once it has an answer before the deadline', async () => {
+    vi.useFakeTimers()
+    expect(await submitContact(document, dependencies({ kind: 'delivered' }))).toEqual({ kind: 'sent' })
+    expect(await submitContact(document, dependencies({ kind: 'no-answer', reason: 'noAnswer', detail: 'HTTP 0' }))).toEqual({ kind: 'queued' })
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('says the row is sealed only once it is, and never when sealing fails', async () => {
+    const order: string[] = []
+    const deps = dependencies(
+      { kind: 'delivered' },
+      {
+        seal: vi.fn(async () => (order.push('seal'), row)),
+        send: vi.fn(async (): Promise<SendOutcome> => {
+          order.push('send')
+          return { kind: 'delivered' }
+        }),
+      },
+    )
+    await submitContact(document, deps, { onSealed: () => order.push('sealed') })
+    expect(order).toEqual(['seal', 'sealed', 'send'])
+
+    const onSealed = vi.fn()
+    await submitContact(document, dependencies({ kind: 'delivered' }, { seal: vi.fn(async () => Promise.reject(new Error('no'))) }), { onSealed })
+    expect(onSealed).not.toHaveBeenCalled()
+  })
+
+  it('queues the sealed row when the sender, its client or the insert has not answered by the deadline, and stops the send', async () => {
+    vi.useFakeTimers()
+    const send = vi.fn((_row: SealedRow, _signal?: AbortSignal) => stalled<SendOutcome>())
+    const deps = dependencies({ kind: 'delivered' }, { send })
+    const result = vi.fn()
+    void submitContact(document, deps).then(result)
+
+    await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS - 1)
+    expect(result).not.toHaveBeenCalled()
+    const signal = send.mock.calls[0]?.[1]
+    expect(signal?.aborted).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(result).toHaveBeenCalledWith({ kind: 'queued' })
+    expect(deps.enqueue).toHaveBeenCalledWith(row, expect.any(AbortSignal))
+    expect(signal?.aborted).toBe(true)
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('counts the deadline from Send, not from the seal: a slow seal leaves the send only the rest', async () => {
+    vi.useFakeTimers()
+    const deps = dependencies({ kind: 'delivered' }, {
+      seal: vi.fn(() => new Promise<SealedRow>((resolve) => setTimeout(() => resolve(row), 15_000))),
+      send: vi.fn(() => stalled<SendOutcome>()),
+    })
+    const result = vi.fn()
+    void submitContact(document, deps).then(result)
+    await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS)
+    expect(deps.send).toHaveBeenCalledTimes(1)
+    expect(result).toHaveBeenCalledWith({ kind: 'queued' })
+  })
+
+  it('keeps the values with a clear sentence when the outbox cannot store the row in time, and tells it to store nothing', async () => {
+    vi.useFakeTimers()
+    const enqueue = vi.fn((_row: SealedRow, _signal?: AbortSignal) => stalled<void>())
+    const deps = dependencies({ kind: 'delivered' }, { send: vi.fn(() => stalled<SendOutcome>()), enqueue })
+    const result = vi.fn()
+    void submitContact(document, deps).then(result)
+
+    await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS + QUEUE_TIMEOUT_MS - 1)
+    expect(result).not.toHaveBeenCalled()
+    expect(enqueue.mock.calls[0]?.[1]?.aborted).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(result).toHaveBeenCalledWith({ kind: 'failed', message: submitToasts.notSaved, detail: expect.stringContaining(`${QUEUE_TIMEOUT_MS}`) })
+    expect(enqueue.mock.calls[0]?.[1]?.aborted).toBe(true)
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('gives queuing its own time when the answer came just before the deadline, and bounds it offline too', async () => {
+    vi.useFakeTimers()
+    const late = dependencies({ kind: 'delivered' }, {
+      send: vi.fn(() => new Promise<SendOutcome>((resolve) => setTimeout(() => resolve({ kind: 'no-answer', reason: 'noAnswer', detail: 'HTTP 504' }), SUBMIT_DEADLINE_MS - 1))),
+      enqueue: vi.fn(() => new Promise<void>((resolve) => setTimeout(resolve, QUEUE_TIMEOUT_MS - 1))),
+    })
+    const result = vi.fn()
+    void submitContact(document, late).then(result)
+    await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS + QUEUE_TIMEOUT_MS)
+    expect(result).toHaveBeenCalledWith({ kind: 'queued' })
+
+    const offline = dependencies({ kind: 'delivered' }, { isOnline: () => false, enqueue: vi.fn(() => stalled<void>()) })
+    const offlineResult = vi.fn()
+    void submitContact(document, offline).then(offlineResult)
+    await vi.advanceTimersByTimeAsync(QUEUE_TIMEOUT_MS)
+    expect(offlineResult).toHaveBeenCalledWith(expect.objectContaining({ kind: 'failed', message: submitToasts.notSaved }))
   })
 })

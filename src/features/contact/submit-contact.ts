@@ -19,46 +19,119 @@ export type SubmitDependencies = {
   prepare: () => void
   /** Encrypts the document to the agency's recipients; throws (a SealingError) when it cannot. */
   seal: (document: SubmissionDocument) => Promise<SealedRow>
+  /** Sends the sealed row; `signal` aborts when the submit's deadline passes. */
   send: SendSealed
-  /** Stores the sealed row, exactly as it would be sent, for the outbox to send later. */
-  enqueue: (row: SealedRow) => Promise<void>
+  /**
+   * Stores the sealed row, exactly as it would be sent, for the outbox to send later. Once
+   * `signal` has aborted, the form has kept the values and said so: it must then store nothing.
+   */
+  enqueue: (row: SealedRow, signal?: AbortSignal) => Promise<void>
   /** `navigator.onLine`: when false, no request is tried at all. */
   isOnline: () => boolean
 }
 
+/** What the form learns while a submit runs. */
+export type SubmitProgress = {
+  /** The row is sealed: from now on, nothing the visitor typed can leave or be stored readable. */
+  onSealed?: () => void
+}
+
+/**
+ * The longest a visitor waits on "Encrypting & Sending..." from pressing Send until the row is
+ * sealed and sent: loading the encryption code (if focusing the form has not already), sealing,
+ * loading the sender and the Supabase client, and the insert. On a slow first visit each of those
+ * loads can stall with no error at all, and only the insert has a timeout of its own. 20 s, like the
+ * insert's: the still-sending line explains the wait from 4 s, and a sealed row that has not got
+ * through by then is queued, where the outbox keeps trying while the visitor moves on. A row not
+ * sealed by then fails closed, and every value stays in the form.
+ */
+export const SUBMIT_DEADLINE_MS = 20_000
+
+/**
+ * How long storing the sealed row on this device may take, on its own clock (queuing starts at the
+ * deadline at the latest). IndexedDB answers in milliseconds; only the outbox's code can be slow,
+ * as it loads on first use (focusing the form fetches it early). After that the values stay in the
+ * form, so the visitor never waits more than 25 s in all.
+ */
+export const QUEUE_TIMEOUT_MS = 5_000
+
+const TIMED_OUT = Symbol('timed out')
+
+/** `work`'s result, or TIMED_OUT if `expired` comes first (the work itself cannot be stopped). */
+function before<T>(work: Promise<T>, expired: Promise<typeof TIMED_OUT>): Promise<T | typeof TIMED_OUT> {
+  return Promise.race([work, expired])
+}
+
+function timer(milliseconds: number) {
+  let handle: ReturnType<typeof setTimeout> | undefined
+  const expired = new Promise<typeof TIMED_OUT>((resolve) => {
+    handle = setTimeout(() => resolve(TIMED_OUT), milliseconds)
+  })
+  return { expired, clear: () => clearTimeout(handle) }
+}
+
 /**
  * Seals first, then sends or queues the sealed row: nothing readable is sent or stored. Sealing
- * fails closed: nothing leaves the form and the values stay.
+ * fails closed: nothing leaves the form and the values stay. Every step is bounded (see
+ * SUBMIT_DEADLINE_MS), so the sending state always ends.
  */
-export async function submitContact(document: SubmissionDocument, deps: SubmitDependencies): Promise<SubmitResult> {
-  let row: SealedRow
+export async function submitContact(
+  document: SubmissionDocument,
+  deps: SubmitDependencies,
+  { onSealed }: SubmitProgress = {},
+): Promise<SubmitResult> {
+  const deadline = timer(SUBMIT_DEADLINE_MS)
   try {
-    row = await deps.seal(document)
-  } catch (error) {
-    // A SealingError's message is a whole sentence meant for the visitor; anything else is ours.
-    const message = error instanceof Error && error.name === 'SealingError' ? error.message : submitToasts.notSealed
-    return { kind: 'failed', message, detail: error }
-  }
-  if (!deps.isOnline()) return queue(row, deps)
+    let row: SealedRow | typeof TIMED_OUT
+    try {
+      row = await before(deps.seal(document), deadline.expired)
+    } catch (error) {
+      // A SealingError's message is a whole sentence meant for the visitor; anything else is ours.
+      const message = error instanceof Error && error.name === 'SealingError' ? error.message : submitToasts.notSealed
+      return { kind: 'failed', message, detail: error }
+    }
+    // A seal that finishes later is never used: this press of Send has ended.
+    if (row === TIMED_OUT) {
+      return { kind: 'failed', message: submitToasts.notSealedInTime, detail: `not sealed within ${SUBMIT_DEADLINE_MS} ms` }
+    }
+    onSealed?.()
+    if (!deps.isOnline()) return await queue(row, deps)
 
-  const outcome = await deps.send(row)
-  switch (outcome.kind) {
-    case 'delivered':
-      return { kind: 'sent' }
-    case 'no-answer':
-      return queue(row, deps)
-    case 'server-error':
-    case 'refused':
-      return { kind: 'failed', message: failureMessages[outcome.reason], detail: outcome.detail }
+    const stop = new AbortController()
+    const outcome = await before(deps.send(row, stop.signal), deadline.expired)
+    if (outcome === TIMED_OUT) {
+      // The insert (or the code it needs) is still on its way: stop it, so the outbox's own try
+      // does not share a slow link with it. Had it arrived, the outbox's retry answers 409.
+      stop.abort()
+      return await queue(row, deps)
+    }
+    switch (outcome.kind) {
+      case 'delivered':
+        return { kind: 'sent' }
+      case 'no-answer':
+        return await queue(row, deps)
+      case 'server-error':
+      case 'refused':
+        return { kind: 'failed', message: failureMessages[outcome.reason], detail: outcome.detail }
+    }
+  } finally {
+    deadline.clear()
   }
 }
 
 async function queue(row: SealedRow, { enqueue }: SubmitDependencies): Promise<SubmitResult> {
+  const limit = timer(QUEUE_TIMEOUT_MS)
+  const stop = new AbortController()
   try {
-    await enqueue(row)
-    return { kind: 'queued' }
+    if ((await before(enqueue(row, stop.signal), limit.expired)) !== TIMED_OUT) return { kind: 'queued' }
+    // The outbox's code did not load in time: keep the values rather than leave the visitor
+    // waiting, and tell the outbox not to store the row after all.
+    stop.abort()
+    return { kind: 'failed', message: submitToasts.notSaved, detail: `not stored within ${QUEUE_TIMEOUT_MS} ms` }
   } catch (error) {
     // No network and no storage (private mode, quota): the values stay in the form instead.
     return { kind: 'failed', message: submitToasts.notSaved, detail: error }
+  } finally {
+    limit.clear()
   }
 }

@@ -2,7 +2,7 @@ import { useEffect, useSyncExternalStore } from 'react'
 import { showToast } from '../../../components/toast/toast-store'
 import type { SealedRow } from '../../../lib/database-types'
 import type { FlushResult } from './outbox-flush'
-import { formatQueuedAt } from './outbox-copy'
+import { formatQueuedAt, outboxCopy } from './outbox-copy'
 import { existingDatabases, NO_COUNTS, OUTBOX_DB_NAME, retryDelay, RETRY_CAP_MS, type OutboxCounts } from './outbox-definitions'
 import type { OutboxRecord, OutboxStore } from './outbox-store'
 
@@ -93,14 +93,7 @@ async function flush(options: { ignoreSchedule?: boolean } = {}): Promise<void> 
     return
   }
   result.delivered.forEach(() => showToast({ ...submitToasts.sent, variant: 'success' }))
-  result.refused.forEach(({ record, message, detail }) => {
-    console.error('A queued contact message was refused:', detail)
-    showToast({
-      title: submitToasts.failed.title,
-      description: submitToasts.queuedRefused(formatQueuedAt(record.queued_at), message),
-      variant: 'destructive',
-    })
-  })
+  announceRefused(result, submitToasts)
   if (result.skipped) {
     // The holder of the lock schedules the retries; keep a slow fallback in case that tab closes.
     update({ counts: result.counts })
@@ -109,6 +102,27 @@ async function flush(options: { ignoreSchedule?: boolean } = {}): Promise<void> 
   }
   publish(result.counts)
   schedule(result.nextAttemptAt)
+}
+
+/**
+ * One toast for a round's refusals, so none hides another: one message names its time and its
+ * reason; several say how many, and point to the review, which lists each one. Its group is the
+ * messages' ids: news of the same messages (a resend refused again) replaces the older toast,
+ * while another round's refusals stand beside it.
+ */
+function announceRefused({ refused, counts }: FlushResult, submitToasts: typeof import('../contact-copy').submitToasts): void {
+  refused.forEach(({ detail }) => console.error('A queued contact message was refused:', detail))
+  const [first] = refused
+  if (!first) return
+  showToast({
+    title: submitToasts.failed.title,
+    description:
+      refused.length === 1
+        ? submitToasts.queuedRefused(formatQueuedAt(first.record.queued_at), first.message)
+        : submitToasts.queuedRefusedSeveral(refused.length, outboxCopy.notDelivered(counts.needsAttention)),
+    variant: 'destructive',
+    group: `outbox-refused:${refused.map(({ record }) => record.id).join(',')}`,
+  })
 }
 
 /** On start and when the page becomes visible: show what waits, and send it. */
@@ -179,14 +193,19 @@ export const outbox = {
     import('./outbox-store').catch(() => undefined)
     import('idb').catch(() => undefined)
   },
-  /** Queues a sealed row and tries to send it straight away (nothing is requested offline). */
-  async enqueue(row: SealedRow): Promise<void> {
-    publish(
-      await withStore(async (opened) => {
-        await opened.enqueue(row, Date.now())
-        return opened.counts()
-      }),
-    )
+  /**
+   * Queues a sealed row and tries to send it straight away (nothing is requested offline). Once
+   * `signal` has aborted (the form gave up waiting for the store and kept the values), it stores
+   * nothing: the visitor was told the message is still in the form, not on the device.
+   */
+  async enqueue(row: SealedRow, signal?: AbortSignal): Promise<void> {
+    const counts = await withStore(async (opened) => {
+      if (signal?.aborted) return null
+      await opened.enqueue(row, Date.now())
+      return opened.counts()
+    })
+    if (counts === null) return
+    publish(counts)
     void flush()
   },
   async list(): Promise<OutboxRecord[]> {

@@ -1,0 +1,103 @@
+// @vitest-environment jsdom
+// idb recognises requests by the global IDB classes, so they must exist even with a factory per test.
+import 'fake-indexeddb/auto'
+import { IDBFactory } from 'fake-indexeddb'
+import { cleanup, renderHook, waitFor } from '@testing-library/react'
+import { afterEach, beforeEach, expect, test, vi } from 'vitest'
+import type { SealedRow } from '../../../lib/database-types'
+import { failureMessages, submitToasts } from '../contact-copy'
+import type { SendOutcome } from '../send-to-supabase'
+import { outboxCopy } from './outbox-copy'
+
+/**
+ * The outbox's owner as a page has it (fake IndexedDB, the real store, flush and lock), with only
+ * the network faked: what the visitor is told when the backend refuses queued messages.
+ */
+
+const armor = (body: string) => `-----BEGIN AGE ENCRYPTED FILE-----\n${body}\n-----END AGE ENCRYPTED FILE-----\n`
+const ADA: SealedRow = { id: '0b6f1a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b', key_id: '0123456789abcdef', sealed: armor('YWRh') }
+const BOB: SealedRow = { id: '1c7a2b63-4d5e-4f60-9b0c-1d2e3f4a5b6c', key_id: '0123456789abcdef', sealed: armor('Ym9i') }
+const REFUSED_DETAIL = 'HTTP 409 23503: key_id not registered'
+const REFUSED: SendOutcome = { kind: 'refused', reason: 'staleKey', detail: REFUSED_DETAIL }
+
+const wire = vi.hoisted(() => ({ sent: [] as string[] }))
+vi.mock('../send-to-supabase', () => ({
+  sendSealed: async (row: SealedRow): Promise<SendOutcome> => (wire.sent.push(row.id), REFUSED),
+}))
+
+let online = true
+
+/** A fresh owner (its state is per page) on a fresh database, sharing the toast queue it uses. */
+async function page() {
+  vi.resetModules()
+  const [{ outbox, useOutbox }, toasts] = await Promise.all([import('./use-outbox'), import('../../../components/toast/toast-store')])
+  const refusals = () =>
+    toasts.getToasts().filter((toast) => toast.open && toast.title === submitToasts.failed.title)
+  return { outbox, start: () => renderHook(() => useOutbox()), refusals }
+}
+
+beforeEach(() => {
+  globalThis.indexedDB = new IDBFactory()
+  wire.sent = []
+  online = true
+  Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online })
+  vi.spyOn(console, 'error').mockImplementation(() => {})
+})
+afterEach(() => {
+  cleanup()
+  vi.restoreAllMocks()
+})
+
+test('several queued messages refused in one round all reach the visitor: one toast says how many and where to review them', async () => {
+  const { outbox, start, refusals } = await page()
+  // Queued offline on an earlier visit; this page starts online and sends both in one round.
+  online = false
+  await outbox.enqueue(ADA)
+  await outbox.enqueue(BOB)
+  expect(wire.sent).toEqual([])
+  online = true
+  start()
+
+  await waitFor(() => expect(wire.sent).toEqual([ADA.id, BOB.id]))
+  await waitFor(() => expect(refusals()).toHaveLength(1))
+  const [toast] = refusals()
+  expect(toast?.description).toMatch(/^2 messages /)
+  expect(toast).toMatchObject({
+    variant: 'destructive',
+    description: submitToasts.queuedRefusedSeveral(2, outboxCopy.notDelivered(2)),
+  })
+  expect(console.error).toHaveBeenCalledTimes(2)
+  expect(console.error).toHaveBeenCalledWith('A queued contact message was refused:', REFUSED_DETAIL)
+})
+
+test('refusals in separate rounds each keep their own toast, naming the message by its time and saying why', async () => {
+  const { outbox, refusals } = await page()
+  await outbox.enqueue(ADA)
+  await waitFor(() => expect(refusals()).toHaveLength(1))
+  await outbox.enqueue(BOB)
+  await waitFor(() => expect(wire.sent).toEqual([ADA.id, BOB.id]))
+
+  await waitFor(() => expect(refusals()).toHaveLength(2))
+  for (const toast of refusals()) {
+    expect(toast.description).toMatch(/^Your message queued at .+ was not delivered\. /)
+    expect(toast.description).toContain(failureMessages.staleKey)
+  }
+})
+
+test('news of the same message replaces its older toast: a resend refused again leaves one toast', async () => {
+  const { outbox, refusals } = await page()
+  await outbox.enqueue(ADA)
+  await waitFor(() => expect(refusals()).toHaveLength(1))
+  await outbox.resend(ADA.id)
+  expect(wire.sent).toEqual([ADA.id, ADA.id])
+  expect(refusals()).toHaveLength(1)
+})
+
+test('a row the form gave up on (its signal aborted) is not stored, so nothing is sent behind the visitor\'s back', async () => {
+  const { outbox } = await page()
+  const gaveUp = new AbortController()
+  gaveUp.abort()
+  await outbox.enqueue(ADA, gaveUp.signal)
+  expect(await outbox.list()).toEqual([])
+  expect(wire.sent).toEqual([])
+})
