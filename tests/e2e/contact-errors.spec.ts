@@ -60,7 +60,7 @@ const failures: { name: string; answer: (route: Route) => Promise<void>; shown: 
       }),
     shown: failureMessages.notAccepted,
   },
-  { name: 'a 401 without a body', answer: (route) => route.fulfill({ status: 401, body: '' }), shown: failureMessages.notAccepted },
+  { name: 'a 401 without a body', answer: (route) => route.fulfill({ status: 401, body: '' }), shown: failureMessages.fallback },
   { name: 'a 404 HTML error page', answer: (route) => route.fulfill(html(404, 'Not Found')), shown: failureMessages.unavailable },
   { name: 'a 500 from PostgREST', answer: (route) => route.fulfill(serverErrorAnswer('permission denied for schema private')), shown: failureMessages.serverError },
 ]

@@ -251,7 +251,8 @@ describe('classifyInsertAnswer: retry or refuse', () => {
       { status: 400, error: { code: 'PGRST205', message: 'Could not find the table' } },
       'unavailable',
     ],
-    ['a 403 without a body', { status: 403, error: {} }, 'notAccepted'],
+    ['a 403 without a body', { status: 403, error: {} }, 'fallback'],
+    ['a 400 with a code but no words', { status: 400, error: { code: '22P02', message: '' } }, 'notAccepted'],
   ] as const)('%s is refused for a reason the visitor can act on', (_name, answer, reason) => {
     expect(classifyInsertAnswer(answer)).toMatchObject({ kind: 'refused', reason })
   })

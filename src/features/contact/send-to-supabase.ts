@@ -70,7 +70,9 @@ export function classifyInsertAnswer({ error, status }: InsertAnswer): SendOutco
   // A key_id the database does not know or has retired: the page was built with an old key.
   if (code === '23503' || /key_id|submission_keys/.test(serverText)) return outcome('refused', 'staleKey')
   if (status === 404 || status === 405 || code === 'PGRST205') return outcome('refused', 'unavailable')
-  return outcome('refused', 'notAccepted')
+  // Spec §8: "Please try again later." when the answer carries no words at all; otherwise the
+  // sentence stands in for the server's own words, which the visitor never sees.
+  return outcome('refused', serverText || code ? 'notAccepted' : 'fallback')
 }
 
 /**

@@ -56,7 +56,7 @@ describe('classifyInsertAnswer (what supabase-js resolves with)', () => {
     ['a check violation', { error: { code: '23514', message: 'violates check constraint "contact_submissions_sealed_check"' }, status: 400 }, 'refused', 'notAccepted'],
     ['no permission (42501)', { error: { code: '42501', message: 'permission denied for table' }, status: 401 }, 'refused', 'notAccepted'],
     ['a missing table (PGRST205)', { error: { code: 'PGRST205', message: 'Could not find the table' }, status: 404 }, 'refused', 'unavailable'],
-    ['a 4xx without a body', { error: { message: '' }, status: 400 }, 'refused', 'notAccepted'],
+    ['a 4xx without a body (spec §8: "Please try again later.")', { error: { message: '' }, status: 400 }, 'refused', 'fallback'],
   ] as const)('%s', (_name, answer, kind, reason) => {
     const outcome = classifyInsertAnswer(answer)
     expect(outcome.kind).toBe(kind)
