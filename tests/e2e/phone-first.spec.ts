@@ -5,7 +5,7 @@ import { chromium, type Browser, type BrowserContextOptions, type Page, type Req
 import { appUpdateCopy } from '../../src/content/app-update'
 import { formCopy, REQUIRED_FIELDS_MESSAGE, submitToasts } from '../../src/features/contact/contact-copy'
 import { uniqueName } from '../support/backend-db'
-import { contactForm, fillContactForm, INSERT_URL, openContactPage, toast } from '../support/contact-form'
+import { contactForm, fillContactForm, INSERT_URL, openContactPage, serverErrorAnswer, toast } from '../support/contact-form'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
 import { waitForOfflineReady } from '../support/offline'
 import {
@@ -383,6 +383,29 @@ test.describe('the menu without JavaScript', () => {
     await expect(mobileMenu(page)).toBeHidden()
   })
 })
+
+for (const viewport of PHONES) {
+  test(`at ${viewport.width}px the toast after pressing Send never covers Send Securely`, async ({
+    page,
+    allowConsoleError,
+  }) => {
+    allowConsoleError(/Contact submission failed|status of 500/)
+    await page.setViewportSize(viewport)
+    await page.route(INSERT_URL, (route) => route.fulfill(serverErrorAnswer('boom')))
+    await openContactPage(page)
+    await fillContactForm(page, { name: uniqueName('Toast Place'), contact: 'place@example.com', message: 'Hello.' })
+    const send = contactForm(page).submit
+    await send.click()
+    const failed = toast(page, submitToasts.failed.title)
+    await expect(failed).toBeVisible()
+    // Where the visitor's thumb is: the button, in view, with the message clear of it.
+    const [toastBox, sendBox] = [await failed.boundingBox(), await send.boundingBox()]
+    if (!toastBox || !sendBox) throw new Error('the toast or the button is not on the page')
+    expect(sendBox.y + sendBox.height, 'Send in view').toBeLessThanOrEqual(viewport.height)
+    const overlap = Math.min(toastBox.y + toastBox.height, sendBox.y + sendBox.height) - Math.max(toastBox.y, sendBox.y)
+    expect(overlap, `toast ${toastBox.y}-${toastBox.y + toastBox.height}, Send ${sendBox.y}-${sendBox.y + sendBox.height}`).toBeLessThanOrEqual(0)
+  })
+}
 
 test('after a successful send no earlier validation toast remains', async ({ page }) => {
   await page.setViewportSize(PHONE)

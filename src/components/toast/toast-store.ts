@@ -29,6 +29,11 @@ export type ToastInput = {
    * one closes the open ones of its group. Without it, the title is the group.
    */
   group?: string
+  /**
+   * The control this toast answers (Send Securely for a send's outcome): on a phone the toast keeps
+   * clear of it. Without it, whatever has focus when the toast appears.
+   */
+  near?: Element | null
 }
 
 export type Toast = ToastInput & { id: number; open: boolean }

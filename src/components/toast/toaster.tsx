@@ -8,6 +8,7 @@ import {
   subscribeToToasts,
   type ToastVariant,
 } from './toast-store'
+import { toastPlacementClasses, useToastPlacement } from './toast-placement'
 import { toastRegionClasses } from './toast-region'
 
 const variantClasses: Record<ToastVariant, string> = {
@@ -22,6 +23,7 @@ const variantClasses: Record<ToastVariant, string> = {
  */
 export function Toaster() {
   const toasts = useSyncExternalStore(subscribeToToasts, getToasts, getToasts)
+  const placement = useToastPlacement(toasts)
   return (
     <RadixToast.Provider duration={DEFAULT_TOAST_DURATION} swipeDirection="right" label="Notification">
       {toasts.map((toast) => {
@@ -61,7 +63,7 @@ export function Toaster() {
           </RadixToast.Root>
         )
       })}
-      <RadixToast.Viewport className={toastRegionClasses} />
+      <RadixToast.Viewport className={`${toastRegionClasses} ${toastPlacementClasses}`} data-placement={placement} />
     </RadixToast.Provider>
   )
 }

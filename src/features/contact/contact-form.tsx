@@ -70,6 +70,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   const draftId = useRef<string | null>(null)
   const prepared = useRef(false)
   const validationToast = useRef<number | null>(null)
+  const submitButton = useRef<HTMLButtonElement>(null)
   // The line under the button while a send is slow ('' while it is not).
   const [slowLine, setSlowLine] = useState('')
 
@@ -101,7 +102,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
       clearTimeout(slowTimer)
       setSlowLine('')
     }
-    announce(result)
+    announce(result, submitButton.current)
     if (result.kind === 'failed') return
     draftId.current = null
     reset(EMPTY_CONTACT_FORM)
@@ -198,6 +199,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
           )}
         </FormField>
         <button
+          ref={submitButton}
           type="submit"
           disabled={isSubmitting}
           className="inline-flex min-h-12 w-full items-center justify-center gap-2 rounded-full bg-mint px-6 py-3 font-semibold text-on-accent transition-colors hover:bg-mint-strong disabled:cursor-not-allowed disabled:opacity-70"
@@ -215,15 +217,17 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
 /** One press of Send leaves one toast: each outcome replaces the previous press's. */
 const SUBMIT_TOAST_GROUP = 'contact-submit'
 
-function announce(result: SubmitResult): void {
+/** `near`: the Send button, which a phone's toast keeps clear of (focus has left it while it was disabled). */
+function announce(result: SubmitResult, near: HTMLElement | null): void {
   switch (result.kind) {
     case 'sent':
-      return void showToast({ ...submitToasts.sent, variant: 'success', group: SUBMIT_TOAST_GROUP })
+      return void showToast({ ...submitToasts.sent, variant: 'success', group: SUBMIT_TOAST_GROUP, near })
     case 'queued':
       return void showToast({
         ...submitToasts.queued,
         variant: 'default',
         group: SUBMIT_TOAST_GROUP,
+        near,
       })
     case 'failed':
       // The detail (status, code, the server's words) is for whoever reads the console; it never
@@ -234,6 +238,7 @@ function announce(result: SubmitResult): void {
         description: result.message,
         variant: 'destructive',
         group: SUBMIT_TOAST_GROUP,
+        near,
       })
   }
 }

@@ -1,0 +1,36 @@
+import { useLayoutEffect, useState } from 'react'
+import type { Toast } from './toast-store'
+
+export type ToastPlacement = 'bottom' | 'top'
+
+/** With `toastRegionClasses`: on a phone, `data-placement="top"` moves the region under the header. */
+export const toastPlacementClasses =
+  'max-sm:data-[placement=top]:top-[calc(var(--header-offset)+0.5rem)] max-sm:data-[placement=top]:bottom-auto'
+
+/** Phones only: from 640 px toasts sit top right, beside the page's column. */
+const PHONE_QUERY = '(width < 40rem)'
+
+/**
+ * Where a phone shows a new toast: at the bottom, in thumb reach and clear of the page's heading,
+ * unless the control the visitor is using sits in the lower half of the screen, where the toast
+ * would cover it (Send Securely, right after pressing it, on a small phone); then at the top,
+ * under the header.
+ */
+export function placementFor(active: Element | null, viewportHeight: number): ToastPlacement {
+  if (!active || active === active.ownerDocument.body) return 'bottom'
+  return active.getBoundingClientRect().bottom > viewportHeight / 2 ? 'top' : 'bottom'
+}
+
+/** The placement for the newest open toast, decided when it appears and kept while it shows. */
+export function useToastPlacement(toasts: readonly Toast[]): ToastPlacement {
+  const [placement, setPlacement] = useState<ToastPlacement>('bottom')
+  const newest = toasts.findLast((toast) => toast.open)
+  useLayoutEffect(() => {
+    if (newest === undefined) return
+    const onPhone = window.matchMedia(PHONE_QUERY).matches
+    const near = newest.near ?? document.activeElement
+    setPlacement(onPhone ? placementFor(near, window.innerHeight) : 'bottom')
+    // Decided once per toast: it must not jump while the visitor reads it.
+  }, [newest?.id])
+  return placement
+}
