@@ -1,49 +1,17 @@
-import { useEffect, useState } from 'react'
 import { site } from '../content/site'
 import { SmartLink } from './action-link'
 import { ChannelIcon } from './channel-icon'
+import { useTyping } from './use-typing'
 
 /**
- * On phones a bar across the bottom with both channels side by side; from 640px up a pair of round
- * buttons at the bottom right. Either way the space is reserved: the footer ends with
- * --bottom-reserve of padding and the page's scroll padding keeps a scrolled-to or focused control
- * clear of it (styles.css), so a thumb aimed at a button never lands on a chat link instead.
+ * On phones a bar across the bottom with both channels side by side, exactly --quick-bar tall (the
+ * outbox's status stacks on it); from 640px up a pair of round buttons at the bottom right. Either
+ * way the space is reserved: the footer ends with --bottom-reserve of padding and the page's scroll
+ * padding keeps a scrolled-to or focused control clear of it (styles.css), so a thumb aimed at a
+ * button never lands on a chat link instead.
  */
 const buttonClasses =
   'flex h-11 items-center justify-center gap-2 rounded-full border border-line text-sm font-semibold shadow-lg shadow-black/40 transition-transform sm:size-13 sm:hover:-translate-y-0.5'
-
-/** Typing in a form: a field has focus, or a virtual keyboard has shrunk the visible area. */
-function useTyping(): boolean {
-  const [typing, setTyping] = useState(false)
-  useEffect(() => {
-    const isField = (target: EventTarget | null) =>
-      target instanceof HTMLElement && target.matches('input, select, textarea, [contenteditable]:not([contenteditable="false"])')
-    const viewport = window.visualViewport
-    let fieldFocused = isField(document.activeElement)
-    // A keyboard shrinks the visual viewport at normal zoom; pinch-zooming shrinks it too, but
-    // with a scale above 1.
-    const keyboardOpen = () =>
-      viewport !== null && viewport.scale < 1.05 && viewport.height < window.innerHeight * 0.75
-    const update = () => setTyping(fieldFocused || keyboardOpen())
-    const onFocusIn = (event: FocusEvent) => {
-      fieldFocused = isField(event.target)
-      update()
-    }
-    const onFocusOut = (event: FocusEvent) => {
-      fieldFocused = isField(event.relatedTarget)
-      update()
-    }
-    document.addEventListener('focusin', onFocusIn)
-    document.addEventListener('focusout', onFocusOut)
-    viewport?.addEventListener('resize', update)
-    return () => {
-      document.removeEventListener('focusin', onFocusIn)
-      document.removeEventListener('focusout', onFocusOut)
-      viewport?.removeEventListener('resize', update)
-    }
-  }, [])
-  return typing
-}
 
 /**
  * Spec §2: floating Telegram and WhatsApp buttons, at the bottom right, on every page. They step
@@ -56,7 +24,7 @@ export function FloatingContact() {
     <aside
       aria-label="Quick contact"
       data-aside={typing || undefined}
-      className="fixed inset-x-0 bottom-0 z-30 grid grid-cols-2 gap-3 border-t border-line bg-ink/90 pt-2 pr-[max(1rem,var(--safe-right))] pb-[calc(0.5rem+var(--safe-bottom))] pl-[max(1rem,var(--safe-left))] backdrop-blur-md transition-[translate,visibility] duration-200 data-aside:invisible data-aside:translate-y-full sm:inset-x-auto sm:right-[calc(1.5rem+var(--safe-right))] sm:bottom-[calc(1.5rem+var(--safe-bottom))] sm:flex sm:border-0 sm:bg-transparent sm:p-0 sm:backdrop-blur-none sm:data-aside:translate-y-[calc(100%+2rem)]"
+      className="fixed inset-x-0 bottom-0 z-30 grid h-[var(--quick-bar)] grid-cols-2 content-start gap-3 border-t border-line bg-ink/90 pt-2 pr-[max(1rem,var(--safe-right))] pb-[calc(0.5rem+var(--safe-bottom))] pl-[max(1rem,var(--safe-left))] backdrop-blur-md transition-[translate,visibility] duration-200 data-aside:invisible data-aside:translate-y-full sm:inset-x-auto sm:right-[calc(1.5rem+var(--safe-right))] sm:bottom-[calc(1.5rem+var(--safe-bottom))] sm:flex sm:h-auto sm:border-0 sm:bg-transparent sm:p-0 sm:backdrop-blur-none sm:data-aside:translate-y-[calc(100%+2rem)]"
     >
       <SmartLink target={{ kind: 'telegram' }} aria-label="Chat on Telegram" className={`${buttonClasses} bg-sky text-on-accent`}>
         <ChannelIcon name="send" className="size-5 sm:size-6" />

@@ -1,11 +1,20 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Browser, type BrowserContextOptions, type Page, type Request } from '@playwright/test'
+import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page, type Request } from '@playwright/test'
 import { appUpdateCopy } from '../../src/content/app-update'
 import { formCopy, REQUIRED_FIELDS_MESSAGE, submitToasts } from '../../src/features/contact/contact-copy'
+import { outboxCopy } from '../../src/features/contact/outbox/outbox-copy'
 import { uniqueName } from '../support/backend-db'
-import { contactForm, fillContactForm, INSERT_URL, openContactPage, serverErrorAnswer, toast } from '../support/contact-form'
+import {
+  contactForm,
+  fillContactForm,
+  INSERT_URL,
+  openContactPage,
+  refuseInserts,
+  serverErrorAnswer,
+  toast,
+} from '../support/contact-form'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
 import { waitForOfflineReady } from '../support/offline'
 import {
@@ -56,10 +65,11 @@ async function openInstalledApp(baseURL: string, viewport: { width: number; heig
   })
   const page = context.pages()[0] ?? (await context.newPage())
   const problems: string[] = []
+  const allowed: RegExp[] = [...NOT_FOUND_CONSOLE]
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`))
   page.on('console', (message) => {
     const text = message.text()
-    const expected = HARNESS_CONSOLE_NOTES.includes(`${message.type()}: ${text}`) || NOT_FOUND_CONSOLE.some((line) => line.test(text))
+    const expected = HARNESS_CONSOLE_NOTES.includes(`${message.type()}: ${text}`) || allowed.some((line) => line.test(text))
     if ((message.type() === 'error' || message.type() === 'warning') && !expected) problems.push(text)
   })
   await page.goto(`${baseURL}/`)
@@ -74,7 +84,8 @@ async function openInstalledApp(baseURL: string, viewport: { width: number; heig
     await context.close()
     await rm(profile, { recursive: true, force: true })
   }
-  return { page, problems, close }
+  const allowConsoleError = (pattern: RegExp) => void allowed.push(pattern)
+  return { page, problems, allowConsoleError, close }
 }
 
 /**
@@ -115,6 +126,93 @@ async function coveredControls(page: Page): Promise<string[]> {
   })
 }
 
+/**
+ * The outbox's status pills, each as the visitor meets it: the offline indicator, a message waiting
+ * to send, and the button for a message the backend refused.
+ */
+const pill = {
+  offline: (page: Page) => page.getByText(outboxCopy.offline, { exact: true }),
+  waiting: (page: Page) => page.getByText(outboxCopy.waiting(1), { exact: true }),
+  notDelivered: (page: Page) => page.getByRole('button', { name: outboxCopy.notDelivered(1), exact: true }),
+} satisfies Record<string, (page: Page) => Locator>
+
+/**
+ * Opens each of `paths` with `pills` on screen (cutting the connection after hydration when the
+ * offline indicator is one of them) and lists every control a fixed element covers there.
+ */
+async function coveredWithPills(page: Page, paths: readonly string[], pills: ReadonlyArray<keyof typeof pill>): Promise<string[]> {
+  const problems: string[] = []
+  for (const path of paths) {
+    await gotoHydrated(page, path)
+    for (const name of pills) if (name !== 'offline') await expect(pill[name](page)).toBeVisible()
+    if (pills.includes('offline')) {
+      // The connection drops once the page has loaded what it loads by itself (the outbox's code
+      // among it), as when a visitor walks out of coverage.
+      await page.waitForLoadState('networkidle')
+      await page.context().setOffline(true)
+      await expect(pill.offline(page)).toBeVisible()
+    }
+    // A rendered frame: what the pills change around them is laid out before anything is measured.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+    problems.push(...(await coveredControls(page)).map((problem) => `${path} with ${pills.join(' + ')}: ${problem}`))
+    if (pills.includes('offline')) await page.context().setOffline(false)
+  }
+  return problems
+}
+
+/** What queuing and refusing messages makes the page log: the failed inserts and the refusal itself. */
+const PILL_CONSOLE = /ERR_CONNECTION_RESET|status of 4\d\d|queued contact message was refused/
+
+/** Sends a message from /contact that gets no answer (a reset connection): it is queued, online too. */
+async function queueUnanswered(page: Page, name: string): Promise<void> {
+  await page.unroute(INSERT_URL)
+  await page.route(INSERT_URL, (route) => route.abort('connectionreset'))
+  await gotoHydrated(page, '/contact')
+  await expect(contactForm(page).name).toBeEnabled()
+  await fillContactForm(page, { name, contact: 'pills@example.com', message: 'Sent from a phone on a poor connection.' })
+  await contactForm(page).submit.click()
+  await expect(toast(page, submitToasts.queued.title)).toBeVisible()
+}
+
+/**
+ * The message waiting is refused the next time the outbox sends it: by PostgreSQL itself, which
+ * knows no such key. The page hears that the connection is back (the outbox's one trigger that
+ * sends at once, whatever the retry schedule says) until the refusal shows.
+ */
+async function refuseWaiting(page: Page): Promise<void> {
+  // Over the reset connection's route (the newest route answers first): no moment without either.
+  await refuseInserts(page, { key_id: 'ffffffffffffffff' })
+  await expect(async () => {
+    await page.evaluate(() => window.dispatchEvent(new Event('online')))
+    await expect(pill.notDelivered(page)).toBeVisible({ timeout: 1_000 })
+  }).toPass()
+}
+
+/**
+ * Every way the outbox's pills can stand over the form and the home page, one after another: a
+ * message the database refused (the review button), then a second one waiting as well, then all
+ * three at once (offline, waiting and refused: the tallest the stack gets), and last, once the
+ * refused message is discarded from the review, the one waiting alone. Lists every control a
+ * fixed element covers on the way.
+ */
+async function coveredByEveryPill(page: Page): Promise<string[]> {
+  const paths = ['/contact', '/'] as const
+  const problems: string[] = []
+  await queueUnanswered(page, 'Refused Pill')
+  await refuseWaiting(page)
+  problems.push(...(await coveredWithPills(page, paths, ['notDelivered'])))
+
+  await queueUnanswered(page, 'Waiting Pill')
+  problems.push(...(await coveredWithPills(page, paths, ['waiting', 'notDelivered'])))
+  problems.push(...(await coveredWithPills(page, paths, ['offline', 'waiting', 'notDelivered'])))
+
+  await pill.notDelivered(page).click()
+  await page.getByRole('dialog', { name: outboxCopy.reviewTitle }).getByRole('button', { name: outboxCopy.discard }).click()
+  await expect(pill.notDelivered(page)).toBeHidden()
+  problems.push(...(await coveredWithPills(page, paths, ['waiting'])))
+  return problems
+}
+
 for (const viewport of PHONES) {
   test(`at ${viewport.width}px in the browser: no fixed element covers a link, button or form control on any page`, async ({
     page,
@@ -130,16 +228,43 @@ for (const viewport of PHONES) {
     expect(problems).toEqual([])
   })
 
+  test(`at ${viewport.width}px in the browser, offline: the offline indicator covers no link, button or form control on any page`, async ({
+    page,
+    allowConsoleError,
+  }) => {
+    allowNotFoundConsoleOn(NOT_FOUND_PATH, allowConsoleError)
+    await page.setViewportSize(viewport)
+    const problems: string[] = []
+    for (const { path } of allPages) problems.push(...(await coveredWithPills(page, [path], ['offline'])))
+    expect(problems).toEqual([])
+  })
+
+  test(`at ${viewport.width}px in the browser: a message waiting or not delivered covers no control on /contact or /`, async ({
+    page,
+    allowConsoleError,
+  }) => {
+    test.setTimeout(60_000)
+    allowConsoleError(PILL_CONSOLE)
+    await page.setViewportSize(viewport)
+    expect(await coveredByEveryPill(page)).toEqual([])
+  })
+
   test(`at ${viewport.width}px as the installed app (standalone, iPhone safe areas): no fixed element covers a control on any page`, async ({
     baseURL,
   }) => {
-    test.setTimeout(60_000)
+    test.setTimeout(90_000)
     const app = await openInstalledApp(baseURL ?? '', viewport)
     try {
       const problems: string[] = []
       for (const { path } of allPages) {
         await gotoHydrated(app.page, path)
         problems.push(...(await coveredControls(app.page)).map((problem) => `${path}: ${problem}`))
+        problems.push(...(await coveredWithPills(app.page, [path], ['offline'])))
+      }
+      // The other pills on the phone most visitors have: the form and the home page.
+      if (viewport.width === PHONE.width) {
+        app.allowConsoleError(PILL_CONSOLE)
+        problems.push(...(await coveredByEveryPill(app.page)))
       }
       expect(problems).toEqual([])
       // The header and the quick-contact bar keep clear of the status bar and the home indicator.
@@ -192,6 +317,15 @@ test('turned sideways, no text or control of any page sits under the notch or th
   expect(problems).toEqual([])
 })
 
+test(`at ${DESKTOP.width}px: the outbox's status at the bottom left covers no control on /contact or /, whatever it shows`, async ({
+  page,
+  allowConsoleError,
+}) => {
+  allowConsoleError(PILL_CONSOLE)
+  await page.setViewportSize(DESKTOP)
+  expect(await coveredByEveryPill(page)).toEqual([])
+})
+
 test('the quick-contact buttons step aside while a form field has focus, and come back after', async ({ page }) => {
   await page.setViewportSize(PHONE)
   await openContactPage(page)
@@ -208,6 +342,32 @@ test('the quick-contact buttons step aside while a form field has focus, and com
   expect(send && bar && send.y + send.height <= bar.y).toBe(true)
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
   await expect(quickContact).toBeVisible()
+})
+
+test('the outbox pills sit on the quick-contact bar, step aside with it while a field has focus, and the review still opens', async ({
+  page,
+  allowConsoleError,
+}) => {
+  allowConsoleError(PILL_CONSOLE)
+  await page.setViewportSize(PHONE)
+  await queueUnanswered(page, 'Aside Pill')
+  await refuseWaiting(page)
+  await queueUnanswered(page, 'Second Aside Pill')
+  const quickContact = page.getByRole('complementary', { name: 'Quick contact', exact: true })
+  const [waiting, bar] = [await pill.waiting(page).boundingBox(), await quickContact.boundingBox()]
+  expect(waiting && bar && waiting.y + waiting.height <= bar.y).toBe(true)
+
+  await contactForm(page).message.focus()
+  await expect(quickContact).toBeHidden()
+  await expect(pill.notDelivered(page)).toBeHidden()
+  // Still announced, but off the screen.
+  await expect.poll(async () => (await pill.waiting(page).boundingBox())?.y).toBeGreaterThanOrEqual(PHONE.height)
+
+  await contactForm(page).submit.focus()
+  await expect(pill.notDelivered(page)).toBeVisible()
+  await expect.poll(async () => (await pill.waiting(page).boundingBox())?.y).toBeLessThan(PHONE.height)
+  await pill.notDelivered(page).click()
+  await expect(page.getByRole('dialog', { name: outboxCopy.reviewTitle })).toBeVisible()
 })
 
 /**
