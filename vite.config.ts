@@ -61,6 +61,8 @@ export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
     define: {
       // The footer's copyright year, fixed at build time so the prerendered HTML and hydration agree.
       __BUILD_YEAR__: JSON.stringify(new Date().getUTCFullYear()),
+      // The configuration as checked here (src/lib/env.ts): the pages get values, not validators.
+      __SITE_ENV__: JSON.stringify(parseSiteEnv(env)),
       // Resolved above (possibly the development key), so the pages see what the build checked.
       ...(isPreview
         ? {}
