@@ -49,29 +49,22 @@ export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
   const loaded = loadEnv(mode, process.cwd(), 'VITE_')
   // `vite preview` serves a finished build: no keys to resolve (and none to create).
   const env = isPreview ? loaded : await withSubmissionKeys(loaded, mode)
+  const siteEnv = parseSiteEnv(env)
   return {
     plugins: [
       react(),
       tailwindcss(),
       prerenderPlugin(),
-      hostFilesPlugin(parseSiteEnv(env)),
+      hostFilesPlugin(siteEnv),
       previewPlugin(),
-      VitePWA(pwaOptions(parseSiteEnv(env))),
+      VitePWA(pwaOptions(siteEnv)),
     ],
     define: {
       // The footer's copyright year, fixed at build time so the prerendered HTML and hydration agree.
       __BUILD_YEAR__: JSON.stringify(new Date().getUTCFullYear()),
       // The configuration as checked here (src/lib/env.ts): the pages get values, not validators.
-      __SITE_ENV__: JSON.stringify(parseSiteEnv(env)),
-      // Resolved above (possibly the development key), so the pages see what the build checked.
-      ...(isPreview
-        ? {}
-        : {
-            'import.meta.env.VITE_SUBMISSION_RECIPIENTS': JSON.stringify(
-              env.VITE_SUBMISSION_RECIPIENTS,
-            ),
-            'import.meta.env.VITE_SUBMISSION_KEY_ID': JSON.stringify(env.VITE_SUBMISSION_KEY_ID),
-          }),
+      // The recipients and key_id in it were resolved above (possibly the development key).
+      __SITE_ENV__: JSON.stringify(siteEnv),
     },
     build: isSsrBuild
       ? { outDir: PRERENDER_BUNDLE_DIR, emptyOutDir: true, copyPublicDir: false }

@@ -95,12 +95,6 @@ export function SiteHeader() {
     if (sheet && !supportsPopover()) setFallbackOpen(sheet, !sheet.hasAttribute('data-open'))
   }
 
-  // The dimmed strip below the sheet closes it; popovers do that by themselves.
-  const onDismissClick = () => {
-    const sheet = sheetRef.current
-    if (sheet && !supportsPopover()) setFallbackOpen(sheet, false)
-  }
-
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b border-line bg-ink/85 pt-[var(--safe-top)] backdrop-blur-md">
       <div className="mx-auto page-gutter flex h-header max-w-6xl items-center justify-between gap-4">
@@ -187,7 +181,7 @@ export function SiteHeader() {
           tabIndex={-1}
           aria-hidden="true"
           className="menu-sheet-dismiss"
-          onClick={onDismissClick}
+          onClick={closeMenu}
         />
       </nav>
     </header>

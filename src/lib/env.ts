@@ -3,9 +3,9 @@ import { isX25519Recipient } from './age-recipient.ts'
 /**
  * The one place that reads configuration. Everything else imports `siteEnv`.
  *
- * Values come from Vite's `import.meta.env` (VITE_* variables, `.env` files) at build time. Each
- * has a documented default (see `.env.example`) so a fresh clone builds and runs as-is; a value that
- * is set but malformed fails the build loudly, naming the variable.
+ * vite.config.ts parses the VITE_* variables (`.env` files) at build time and hands the pages the
+ * result as `__SITE_ENV__`. Each has a documented default (see `.env.example`) so a fresh clone
+ * builds and runs as-is; a value that is set but malformed fails the build loudly, naming it.
  */
 
 export type SiteEnv = {
@@ -106,8 +106,8 @@ function listRecipients(raw: RawEnv, isValid: (entry: string) => boolean): strin
 
 /**
  * The configured recipients, fully checked (bech32 checksum included), so a typo fails the build
- * here instead of every visitor's submission later. vite.config.ts calls it; the pages then only
- * re-check the shape of what the build passed on, which keeps the checksum code out of every page.
+ * here instead of every visitor's submission later. vite.config.ts calls it; the pages get the
+ * parsed result (`__SITE_ENV__`), so the checksum code stays out of every page.
  */
 export function parseSubmissionRecipients(raw: RawEnv): string[] {
   return listRecipients(raw, isX25519Recipient)
@@ -159,7 +159,7 @@ export function parseSiteEnv(raw: RawEnv): SiteEnv {
 
 /**
  * The build replaces this with the configuration vite.config.ts has already checked, so pages ship
- * the values and not the checks (about 0.7 KB gzip on every page): with it the parse below is dead
+ * the values and not the checks (about 0.4 KB gzip on every page): with it the parse below is dead
  * code and leaves the bundle.
  */
 declare const __SITE_ENV__: SiteEnv | undefined

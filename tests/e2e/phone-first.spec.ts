@@ -140,10 +140,16 @@ const pill = {
  * Opens each of `paths` with `pills` on screen (cutting the connection after hydration when the
  * offline indicator is one of them) and lists every control a fixed element covers there.
  */
-async function coveredWithPills(page: Page, paths: readonly string[], pills: ReadonlyArray<keyof typeof pill>): Promise<string[]> {
+async function coveredWithPills(
+  page: Page,
+  paths: readonly string[],
+  pills: ReadonlyArray<keyof typeof pill>,
+  { navigate = true }: { navigate?: boolean } = {},
+): Promise<string[]> {
   const problems: string[] = []
   for (const path of paths) {
-    await gotoHydrated(page, path)
+    // `navigate: false`: the page is already at `path`, hydrated (a caller checked it without pills).
+    if (navigate) await gotoHydrated(page, path)
     for (const name of pills) if (name !== 'offline') await expect(pill[name](page)).toBeVisible()
     if (pills.includes('offline')) {
       // The connection drops once the page has loaded what it loads by itself (the outbox's code
@@ -234,9 +240,7 @@ for (const viewport of PHONES) {
   }) => {
     allowNotFoundConsoleOn(NOT_FOUND_PATH, allowConsoleError)
     await page.setViewportSize(viewport)
-    const problems: string[] = []
-    for (const { path } of allPages) problems.push(...(await coveredWithPills(page, [path], ['offline'])))
-    expect(problems).toEqual([])
+    expect(await coveredWithPills(page, allPages.map(({ path }) => path), ['offline'])).toEqual([])
   })
 
   test(`at ${viewport.width}px in the browser: a message waiting or not delivered covers no control on /contact or /`, async ({
@@ -259,7 +263,7 @@ for (const viewport of PHONES) {
       for (const { path } of allPages) {
         await gotoHydrated(app.page, path)
         problems.push(...(await coveredControls(app.page)).map((problem) => `${path}: ${problem}`))
-        problems.push(...(await coveredWithPills(app.page, [path], ['offline'])))
+        problems.push(...(await coveredWithPills(app.page, [path], ['offline'], { navigate: false })))
       }
       // The other pills on the phone most visitors have: the form and the home page.
       if (viewport.width === PHONE.width) {

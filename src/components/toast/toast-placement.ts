@@ -7,9 +7,6 @@ export type ToastPlacement = 'bottom' | 'top'
 export const toastPlacementClasses =
   'max-sm:data-[placement=top]:top-[calc(var(--header-offset)+0.5rem)] max-sm:data-[placement=top]:bottom-auto'
 
-/** Phones only: from 640 px toasts sit top right, beside the page's column. */
-const PHONE_QUERY = '(width < 40rem)'
-
 /**
  * Where a phone shows a new toast: at the bottom, in thumb reach and clear of the page's heading,
  * unless the control the visitor is using sits in the lower half of the screen, where the toast
@@ -27,9 +24,8 @@ export function useToastPlacement(toasts: readonly Toast[]): ToastPlacement {
   const newest = toasts.findLast((toast) => toast.open)
   useLayoutEffect(() => {
     if (newest === undefined) return
-    const onPhone = window.matchMedia(PHONE_QUERY).matches
-    const near = newest.near ?? document.activeElement
-    setPlacement(onPhone ? placementFor(near, window.innerHeight) : 'bottom')
+    // Phones only, by the classes (`max-sm:`): from 640 px toasts sit top right whatever this says.
+    setPlacement(placementFor(newest.near ?? document.activeElement, window.innerHeight))
     // Decided once per toast: it must not jump while the visitor reads it.
   }, [newest?.id])
   return placement

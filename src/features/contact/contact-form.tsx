@@ -219,16 +219,12 @@ const SUBMIT_TOAST_GROUP = 'contact-submit'
 
 /** `near`: the Send button, which a phone's toast keeps clear of (focus has left it while it was disabled). */
 function announce(result: SubmitResult, near: HTMLElement | null): void {
+  const aboutSend = { group: SUBMIT_TOAST_GROUP, near }
   switch (result.kind) {
     case 'sent':
-      return void showToast({ ...submitToasts.sent, variant: 'success', group: SUBMIT_TOAST_GROUP, near })
+      return void showToast({ ...submitToasts.sent, variant: 'success', ...aboutSend })
     case 'queued':
-      return void showToast({
-        ...submitToasts.queued,
-        variant: 'default',
-        group: SUBMIT_TOAST_GROUP,
-        near,
-      })
+      return void showToast({ ...submitToasts.queued, variant: 'default', ...aboutSend })
     case 'failed':
       // The detail (status, code, the server's words) is for whoever reads the console; it never
       // holds what the visitor typed.
@@ -237,8 +233,7 @@ function announce(result: SubmitResult, near: HTMLElement | null): void {
         title: submitToasts.failed.title,
         description: result.message,
         variant: 'destructive',
-        group: SUBMIT_TOAST_GROUP,
-        near,
+        ...aboutSend,
       })
   }
 }

@@ -57,17 +57,16 @@ export const QUEUE_TIMEOUT_MS = 5_000
 
 const TIMED_OUT = Symbol('timed out')
 
-/** `work`'s result, or TIMED_OUT if `expired` comes first (the work itself cannot be stopped). */
-function before<T>(work: Promise<T>, expired: Promise<typeof TIMED_OUT>): Promise<T | typeof TIMED_OUT> {
-  return Promise.race([work, expired])
-}
-
+/** `race(work)`: `work`'s result, or TIMED_OUT once the time is up (the work itself cannot be stopped). */
 function timer(milliseconds: number) {
   let handle: ReturnType<typeof setTimeout> | undefined
   const expired = new Promise<typeof TIMED_OUT>((resolve) => {
     handle = setTimeout(() => resolve(TIMED_OUT), milliseconds)
   })
-  return { expired, clear: () => clearTimeout(handle) }
+  return {
+    race: <T>(work: Promise<T>): Promise<T | typeof TIMED_OUT> => Promise.race([work, expired]),
+    clear: () => clearTimeout(handle),
+  }
 }
 
 /**
@@ -84,7 +83,7 @@ export async function submitContact(
   try {
     let row: SealedRow | typeof TIMED_OUT
     try {
-      row = await before(deps.seal(document), deadline.expired)
+      row = await deadline.race(deps.seal(document))
     } catch (error) {
       // A SealingError's message is a whole sentence meant for the visitor; anything else is ours.
       const message = error instanceof Error && error.name === 'SealingError' ? error.message : submitToasts.notSealed
@@ -98,7 +97,7 @@ export async function submitContact(
     if (!deps.isOnline()) return await queue(row, deps)
 
     const stop = new AbortController()
-    const outcome = await before(deps.send(row, stop.signal), deadline.expired)
+    const outcome = await deadline.race(deps.send(row, stop.signal))
     if (outcome === TIMED_OUT) {
       // The insert (or the code it needs) is still on its way: stop it, so the outbox's own try
       // does not share a slow link with it. Had it arrived, the outbox's retry answers 409.
@@ -123,7 +122,7 @@ async function queue(row: SealedRow, { enqueue }: SubmitDependencies): Promise<S
   const limit = timer(QUEUE_TIMEOUT_MS)
   const stop = new AbortController()
   try {
-    if ((await before(enqueue(row, stop.signal), limit.expired)) !== TIMED_OUT) return { kind: 'queued' }
+    if ((await limit.race(enqueue(row, stop.signal))) !== TIMED_OUT) return { kind: 'queued' }
     // The outbox's code did not load in time: keep the values rather than leave the visitor
     // waiting, and tell the outbox not to store the row after all.
     stop.abort()

@@ -6,6 +6,8 @@ import { formatQueuedAt, outboxCopy } from './outbox-copy'
 import { existingDatabases, NO_COUNTS, OUTBOX_DB_NAME, retryDelay, RETRY_CAP_MS, type OutboxCounts } from './outbox-definitions'
 import type { OutboxRecord, OutboxStore } from './outbox-store'
 
+type SubmitToasts = typeof import('../contact-copy').submitToasts
+
 /**
  * The outbox's one owner. It alone listens for the triggers (start, `online`, `visibilitychange`,
  * a message queued), holds the single retry timer, and publishes the counts: to this page through
@@ -71,7 +73,7 @@ async function flush(options: { ignoreSchedule?: boolean } = {}): Promise<void> 
   // Nothing is requested while offline; `online` flushes again.
   if (!navigator.onLine) return
   let result: FlushResult
-  let submitToasts: typeof import('../contact-copy').submitToasts
+  let submitToasts: SubmitToasts
   try {
     // Loaded on demand: a page whose visitor never queued anything downloads none of this.
     const [{ flushOutbox }, { outboxLock }, { sendSealed }, copy] = await Promise.all([
@@ -110,7 +112,7 @@ async function flush(options: { ignoreSchedule?: boolean } = {}): Promise<void> 
  * messages' ids: news of the same messages (a resend refused again) replaces the older toast,
  * while another round's refusals stand beside it.
  */
-function announceRefused({ refused, counts }: FlushResult, submitToasts: typeof import('../contact-copy').submitToasts): void {
+function announceRefused({ refused, counts }: FlushResult, submitToasts: SubmitToasts): void {
   refused.forEach(({ detail }) => console.error('A queued contact message was refused:', detail))
   const [first] = refused
   if (!first) return
