@@ -8,7 +8,14 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import tseslint from 'typescript-eslint'
 
 /** Code that runs in Node (and may use its globals): everything but the browser app. */
-const nodeFiles = ['vite.config.ts', '.config/**', 'src/build/**', 'src/**/*.test.{ts,tsx}', 'tests/**', 'supabase/**']
+const nodeFiles = [
+  'vite.config.ts',
+  '.config/**',
+  'src/build/**',
+  'src/**/*.test.{ts,tsx}',
+  'tests/**',
+  'supabase/**',
+]
 
 /**
  * Layers point down (STYLE.md): app → pages → features → components → content, config, lib.
@@ -19,7 +26,10 @@ const layers = [
   { files: ['src/pages/**'], above: ['app'] },
   { files: ['src/features/**'], above: ['app', 'pages'] },
   { files: ['src/components/**'], above: ['app', 'pages', 'features'] },
-  { files: ['src/content/**', 'src/config/**', 'src/lib/**'], above: ['app', 'pages', 'features', 'components'] },
+  {
+    files: ['src/content/**', 'src/config/**', 'src/lib/**'],
+    above: ['app', 'pages', 'features', 'components'],
+  },
 ]
 
 const layerRules = layers.map(({ files, above }) => ({
@@ -40,7 +50,15 @@ const layerRules = layers.map(({ files, above }) => ({
 
 export default tseslint.config(
   {
-    ignores: ['dist', 'node_modules', '**/node_modules', 'test-results', 'playwright-report', '.local-backend', 'bench-results'],
+    ignores: [
+      'dist',
+      'node_modules',
+      '**/node_modules',
+      'test-results',
+      'playwright-report',
+      '.local-backend',
+      'bench-results',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -48,7 +66,10 @@ export default tseslint.config(
     files: ['**/*.{ts,tsx}'],
     languageOptions: { globals: globals.browser },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
   {

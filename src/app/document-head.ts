@@ -11,7 +11,8 @@ export type DocumentHead = {
 
 export function headFor(pathname: string): DocumentHead {
   const route = routeForPath(pathname)
-  if (!route) return { title: notFoundRoute.title, description: notFoundRoute.description, canonical: null }
+  if (!route)
+    return { title: notFoundRoute.title, description: notFoundRoute.description, canonical: null }
   return { title: route.title, description: route.description, canonical: absoluteUrl(route.path) }
 }
 
@@ -45,7 +46,9 @@ export function renderHeadTags(head: DocumentHead): string {
   ]
   return [
     `<title>${escapeHtml(head.title)}</title>`,
-    ...[...sameOnEveryPage, ...pageMetaTags(head)].filter((tag) => tag.content !== null).map(metaTag),
+    ...[...sameOnEveryPage, ...pageMetaTags(head)]
+      .filter((tag) => tag.content !== null)
+      .map(metaTag),
     ...(head.canonical ? [`<link rel="canonical" href="${escapeHtml(head.canonical)}" />`] : []),
   ].join('\n    ')
 }

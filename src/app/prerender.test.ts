@@ -24,7 +24,11 @@ describe('router and prerender', () => {
       'privacy.html',
       '404.html',
     ])
-    expect(prerenderTargets.every((target) => Object.values(pageSourceFiles).includes(target.pageSource))).toBe(true)
+    expect(
+      prerenderTargets.every((target) =>
+        Object.values(pageSourceFiles).includes(target.pageSource),
+      ),
+    ).toBe(true)
   })
 
   it('writes head tags with the canonical address, and noindex without canonical for the 404', () => {
@@ -45,7 +49,8 @@ describe('router and prerender', () => {
 
   it('builds a sitemap of every route and a robots.txt pointing to it', () => {
     const sitemap = renderSitemap()
-    for (const route of siteRoutes) expect(sitemap).toContain(`<loc>${absoluteUrl(route.path)}</loc>`)
+    for (const route of siteRoutes)
+      expect(sitemap).toContain(`<loc>${absoluteUrl(route.path)}</loc>`)
     expect(sitemap.match(/<url>/g)).toHaveLength(siteRoutes.length)
     expect(renderRobots()).toContain(`Sitemap: ${siteEnv.siteUrl}/sitemap.xml`)
   })

@@ -21,7 +21,9 @@ export async function registerServiceWorker(): Promise<void> {
     if (!waiting) return window.location.reload()
     // workbox-window reloads by itself only if the page was controlled when it registered; on the
     // visit that first installed the worker it would not, hence this listener.
-    navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true })
+    navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), {
+      once: true,
+    })
     await updateServiceWorker(true)
   }
 

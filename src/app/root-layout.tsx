@@ -52,7 +52,10 @@ export function RootLayout() {
 /** Shown only while a not-yet-loaded page's chunk arrives during client navigation. */
 function PageLoading() {
   return (
-    <div role="status" className="mx-auto flex min-h-[60vh] max-w-6xl items-center justify-center px-5 text-muted">
+    <div
+      role="status"
+      className="mx-auto flex min-h-[60vh] max-w-6xl items-center justify-center px-5 text-muted"
+    >
       Loading…
     </div>
   )

@@ -17,7 +17,11 @@ export function RouteError({ error }: { error: unknown }) {
         {messageOf(error)}
       </pre>
       <div className="mt-8 flex flex-wrap gap-3">
-        <button type="button" className={actionClasses('primary')} onClick={() => window.location.reload()}>
+        <button
+          type="button"
+          className={actionClasses('primary')}
+          onClick={() => window.location.reload()}
+        >
           {routeErrorContent.reloadLabel}
         </button>
         <Link to="/" className={actionClasses('secondary')}>

@@ -66,7 +66,8 @@ function withLowPriorityBoot(template: string): string {
 
 function assertPlaceholders(template: string): void {
   for (const placeholder of ['<!--app-head-->', '<!--app-html-->']) {
-    if (!template.includes(placeholder)) throw new Error(`index.html lacks the ${placeholder} placeholder`)
+    if (!template.includes(placeholder))
+      throw new Error(`index.html lacks the ${placeholder} placeholder`)
   }
 }
 

@@ -16,11 +16,21 @@ function ActionLink({ action, variant }: { action: Action; variant: ActionVarian
 }
 
 /** A row of actions: the first is the primary one. */
-export function ActionRow({ actions, className = '' }: { actions: readonly Action[]; className?: string }) {
+export function ActionRow({
+  actions,
+  className = '',
+}: {
+  actions: readonly Action[]
+  className?: string
+}) {
   return (
     <div className={`flex flex-col gap-3 sm:flex-row sm:flex-wrap ${className}`}>
       {actions.map((action, index) => (
-        <ActionLink key={action.label} action={action} variant={index === 0 ? 'primary' : 'secondary'} />
+        <ActionLink
+          key={action.label}
+          action={action}
+          variant={index === 0 ? 'primary' : 'secondary'}
+        />
       ))}
     </div>
   )

@@ -18,7 +18,11 @@ export function FormField({
   label: string
   required?: boolean
   error?: string
-  children: (a11y: { id: string; 'aria-invalid': boolean; 'aria-describedby': string | undefined }) => ReactNode
+  children: (a11y: {
+    id: string
+    'aria-invalid': boolean
+    'aria-describedby': string | undefined
+  }) => ReactNode
 }) {
   const errorId = `${id}-error`
   return (
@@ -31,7 +35,11 @@ export function FormField({
           </span>
         )}
       </label>
-      {children({ id, 'aria-invalid': Boolean(error), 'aria-describedby': error ? errorId : undefined })}
+      {children({
+        id,
+        'aria-invalid': Boolean(error),
+        'aria-describedby': error ? errorId : undefined,
+      })}
       {error && (
         <p id={errorId} className="text-sm text-danger">
           {error}

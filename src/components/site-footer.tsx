@@ -42,7 +42,10 @@ export function SiteFooter() {
         </div>
 
         <nav aria-labelledby="footer-navigation">
-          <h2 id="footer-navigation" className="text-sm font-semibold tracking-widest text-text uppercase">
+          <h2
+            id="footer-navigation"
+            className="text-sm font-semibold tracking-widest text-text uppercase"
+          >
             {footerContent.navigationHeading}
           </h2>
           <ul className="mt-3 text-sm">

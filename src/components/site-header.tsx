@@ -13,7 +13,8 @@ const navLinkClasses = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'text-mint' : 'text-muted hover:text-text'
   }`
 
-const supportsPopover = () => typeof HTMLElement !== 'undefined' && 'showPopover' in HTMLElement.prototype
+const supportsPopover = () =>
+  typeof HTMLElement !== 'undefined' && 'showPopover' in HTMLElement.prototype
 
 function isSheetOpen(sheet: HTMLElement): boolean {
   return sheet.hasAttribute('data-open') || (supportsPopover() && sheet.matches(':popover-open'))
@@ -78,10 +79,19 @@ export function SiteHeader() {
       }
       if (event.key !== 'Tab') return
       // A focus trap over the toggle (which closes the sheet) and the sheet's own links.
-      const stops = [toggle, ...sheet.querySelectorAll<HTMLElement>('a[href], button:not([disabled], [tabindex="-1"])')]
+      const stops = [
+        toggle,
+        ...sheet.querySelectorAll<HTMLElement>('a[href], button:not([disabled], [tabindex="-1"])'),
+      ]
       const at = stops.indexOf(document.activeElement as HTMLElement)
       const last = stops.length - 1
-      const next = event.shiftKey ? (at <= 0 ? last : at - 1) : at === -1 || at === last ? 0 : at + 1
+      const next = event.shiftKey
+        ? at <= 0
+          ? last
+          : at - 1
+        : at === -1 || at === last
+          ? 0
+          : at + 1
       event.preventDefault()
       stops[next]?.focus()
     }
@@ -167,7 +177,11 @@ export function SiteHeader() {
             <Link to="/contact" onClick={closeMenu} className={actionClasses('primary')}>
               {site.startProjectLabel}
             </Link>
-            <SmartLink target={{ kind: 'telegram' }} onClick={closeMenu} className={actionClasses('secondary')}>
+            <SmartLink
+              target={{ kind: 'telegram' }}
+              onClick={closeMenu}
+              className={actionClasses('secondary')}
+            >
               <ChannelIcon name="send" className="size-4" />
               {site.telegramLabel}
             </SmartLink>

@@ -8,7 +8,8 @@ export function useTyping(): boolean {
   const [typing, setTyping] = useState(false)
   useEffect(() => {
     const isField = (target: EventTarget | null) =>
-      target instanceof HTMLElement && target.matches('input, select, textarea, [contenteditable]:not([contenteditable="false"])')
+      target instanceof HTMLElement &&
+      target.matches('input, select, textarea, [contenteditable]:not([contenteditable="false"])')
     const viewport = window.visualViewport
     let fieldFocused = isField(document.activeElement)
     // A keyboard shrinks the visual viewport at normal zoom; pinch-zooming shrinks it too, but

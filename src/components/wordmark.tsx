@@ -11,8 +11,23 @@ export function Wordmark() {
             <stop offset="1" stopColor="#b3a6ff" />
           </linearGradient>
         </defs>
-        <rect x="1" y="1" width="30" height="30" rx="9" fill="#0d1017" stroke="url(#wordmark-gradient)" strokeWidth="2" />
-        <path d="M9 10v7a7 7 0 0 0 14 0v-7" fill="none" stroke="url(#wordmark-gradient)" strokeWidth="3" strokeLinecap="round" />
+        <rect
+          x="1"
+          y="1"
+          width="30"
+          height="30"
+          rx="9"
+          fill="#0d1017"
+          stroke="url(#wordmark-gradient)"
+          strokeWidth="2"
+        />
+        <path
+          d="M9 10v7a7 7 0 0 0 14 0v-7"
+          fill="none"
+          stroke="url(#wordmark-gradient)"
+          strokeWidth="3"
+          strokeLinecap="round"
+        />
       </svg>
       {site.name}
     </span>

@@ -89,14 +89,19 @@ export const notFoundRoute = {
 } as const
 
 export function routeById<Id extends RouteId>(id: Id): Extract<SiteRoute, { id: Id }> {
-  const route = siteRoutes.find((candidate): candidate is Extract<SiteRoute, { id: Id }> => candidate.id === id)
+  const route = siteRoutes.find(
+    (candidate): candidate is Extract<SiteRoute, { id: Id }> => candidate.id === id,
+  )
   if (!route) throw new Error(`No route with id "${id}"`)
   return route
 }
 
 /** `/services/` and `/services` are the same page; `/services.html` is how some hosts name it. */
 export function normalizePath(pathname: string): string {
-  const trimmed = pathname.replace(/\.html$/, '').replace(/\/index$/, '/').replace(/(.)\/+$/, '$1')
+  const trimmed = pathname
+    .replace(/\.html$/, '')
+    .replace(/\/index$/, '/')
+    .replace(/(.)\/+$/, '$1')
   return trimmed === '' ? '/' : trimmed
 }
 

@@ -167,4 +167,6 @@ declare const __SITE_ENV__: SiteEnv | undefined
 // Outside Vite (Playwright specs import the content modules to know what to expect) there is no
 // `__SITE_ENV__` and `import.meta.env` is undefined: the defaults then apply, as for the build.
 export const siteEnv: SiteEnv =
-  typeof __SITE_ENV__ === 'undefined' ? parseSiteEnv((import.meta.env as RawEnv | undefined) ?? {}) : __SITE_ENV__
+  typeof __SITE_ENV__ === 'undefined'
+    ? parseSiteEnv((import.meta.env as RawEnv | undefined) ?? {})
+    : __SITE_ENV__

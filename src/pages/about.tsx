@@ -5,7 +5,14 @@ import { Icon } from '../components/icon'
 import { PageIntro } from '../components/page-intro'
 import { SectionHeading } from '../components/section-heading'
 import { StatGrid } from '../components/stat-grid'
-import { aboutCallToAction, aboutIntro, aboutStats, coreValues, founderContact, founderStory } from '../content/about'
+import {
+  aboutCallToAction,
+  aboutIntro,
+  aboutStats,
+  coreValues,
+  founderContact,
+  founderStory,
+} from '../content/about'
 import { site } from '../content/site'
 
 export function AboutPage() {
@@ -13,7 +20,10 @@ export function AboutPage() {
     <>
       <PageIntro page="about" intro={aboutIntro} />
 
-      <section aria-labelledby="story-heading" className="mx-auto page-gutter grid max-w-6xl gap-12 py-20 lg:grid-cols-[1fr_1.4fr]">
+      <section
+        aria-labelledby="story-heading"
+        className="mx-auto page-gutter grid max-w-6xl gap-12 py-20 lg:grid-cols-[1fr_1.4fr]"
+      >
         <SectionHeading id="story-heading" heading={founderStory.heading} />
         <div className="space-y-5 text-lg text-muted">
           {founderStory.paragraphs.map((paragraph) => (

@@ -29,9 +29,16 @@ export function CaseStudiesPage() {
                 <p className="mt-3 text-muted">{study.description}</p>
                 <dl className="mt-6 grid grid-cols-2 gap-3">
                   {study.metrics.map((metric) => (
-                    <div key={metric.label} className="flex flex-col-reverse rounded-xl border border-line bg-ink px-4 py-3">
+                    <div
+                      key={metric.label}
+                      className="flex flex-col-reverse rounded-xl border border-line bg-ink px-4 py-3"
+                    >
                       <dt className="text-xs text-muted">{metric.label}</dt>
-                      <dd className={`font-display text-2xl font-semibold ${toneClasses[metric.tone]}`}>{metric.value}</dd>
+                      <dd
+                        className={`font-display text-2xl font-semibold ${toneClasses[metric.tone]}`}
+                      >
+                        {metric.value}
+                      </dd>
                     </div>
                   ))}
                 </dl>

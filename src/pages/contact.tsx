@@ -18,7 +18,9 @@ export function ContactPage() {
     <>
       <section className="hero-backdrop border-b border-line">
         <div className="mx-auto page-gutter max-w-6xl pt-16 pb-12 sm:pt-24">
-          <p className="text-sm font-semibold tracking-[0.2em] text-mint uppercase">{routeById('contact').navLabel}</p>
+          <p className="text-sm font-semibold tracking-[0.2em] text-mint uppercase">
+            {routeById('contact').navLabel}
+          </p>
           <h1 className="mt-4 text-4xl font-semibold sm:text-6xl">{contactIntro.heading}</h1>
           <p className="mt-6 max-w-2xl text-lg text-muted">{contactIntro.blurb}</p>
         </div>
@@ -85,10 +87,15 @@ export function ContactPage() {
             </ul>
           </section>
 
-          <section aria-label={responseTime.label} className="surface-card flex items-center gap-4 p-6">
+          <section
+            aria-label={responseTime.label}
+            className="surface-card flex items-center gap-4 p-6"
+          >
             <Icon name="clock" className="size-8 text-mint" />
             <p className="grid">
-              <span className="font-display text-3xl font-semibold text-gradient">{responseTime.value}</span>
+              <span className="font-display text-3xl font-semibold text-gradient">
+                {responseTime.value}
+              </span>
               <span className="text-sm text-muted">{responseTime.label}</span>
             </p>
           </section>

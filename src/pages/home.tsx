@@ -10,7 +10,9 @@ export function HomePage() {
     <>
       <section className="hero-backdrop border-b border-line">
         <div className="mx-auto page-gutter max-w-6xl pt-20 pb-16 sm:pt-28 sm:pb-24">
-          <p className="text-sm font-semibold tracking-[0.2em] text-mint uppercase">{homeHero.eyebrow}</p>
+          <p className="text-sm font-semibold tracking-[0.2em] text-mint uppercase">
+            {homeHero.eyebrow}
+          </p>
           <h1 className="mt-5 max-w-4xl text-5xl font-semibold sm:text-7xl">
             <span className="text-gradient">{homeHero.tagline}</span>
           </h1>

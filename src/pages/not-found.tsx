@@ -14,7 +14,9 @@ export function NotFoundPage() {
   return (
     <section className="hero-backdrop flex min-h-[70vh] items-center">
       <div className="mx-auto page-gutter max-w-3xl py-20 text-center">
-        <p className="font-display text-8xl font-semibold text-gradient sm:text-9xl">{notFoundContent.code}</p>
+        <p className="font-display text-8xl font-semibold text-gradient sm:text-9xl">
+          {notFoundContent.code}
+        </p>
         <h1 className="mt-6 text-3xl font-semibold sm:text-4xl">{notFoundContent.heading}</h1>
         <p className="mt-4 text-muted">{notFoundContent.body}</p>
         <Link to="/" className={`${actionClasses('primary')} mt-10`}>

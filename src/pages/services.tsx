@@ -11,7 +11,12 @@ export function ServicesPage() {
         <ul className="grid gap-5 md:grid-cols-2 lg:grid-cols-3">
           {services.map((service) => (
             <li key={service.id} id={service.id} className="flex">
-              <FeatureCard icon={service.icon} title={service.title} description={service.description} headingLevel="h2">
+              <FeatureCard
+                icon={service.icon}
+                title={service.title}
+                description={service.description}
+                headingLevel="h2"
+              >
                 <CheckList items={service.features} label={`${service.title} features`} />
               </FeatureCard>
             </li>

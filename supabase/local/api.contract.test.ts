@@ -236,40 +236,37 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
     )
   })
 
-  describe(
-    'abuse limits (the database refuses, the stand-in answers as PostgREST does)',
-    () => {
-      beforeAll(async () => {
-        await backend.db.query('update private.contact_limits set network_limit = 2')
-      })
-      afterAll(async () => {
-        await backend.db.query('update private.contact_limits set network_limit = 5')
-      })
-      afterEach(async () => {
-        await backend.db.query('delete from private.contact_rate_events')
-      })
+  describe('abuse limits (the database refuses, the stand-in answers as PostgREST does)', () => {
+    beforeAll(async () => {
+      await backend.db.query('update private.contact_limits set network_limit = 2')
+    })
+    afterAll(async () => {
+      await backend.db.query('update private.contact_limits set network_limit = 5')
+    })
+    afterEach(async () => {
+      await backend.db.query('delete from private.contact_rate_events')
+    })
 
-      it('refuses an array insert with 400 (one row per request)', async () => {
-        const response = await post([row(), row()])
-        expect(response.status).toBe(400)
-        expect(await rowCount()).toBe(0)
-      })
+    it('refuses an array insert with 400 (one row per request)', async () => {
+      const response = await post([row(), row()])
+      expect(response.status).toBe(400)
+      expect(await rowCount()).toBe(0)
+    })
 
-      it('answers 429 with Retry-After past the per-network limit, other networks and replays unaffected', async () => {
-        const network = { 'CF-Connecting-IP': '198.51.100.23' }
-        const first = row()
-        expect((await post(first, network)).status).toBe(201)
-        expect((await post(row(), { 'CF-Connecting-IP': '198.51.100.99' })).status).toBe(201)
-        const refused = await post(row(), network)
-        expect(refused.status).toBe(429)
-        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
-        expect(refused.headers.get('access-control-allow-origin')).toBe('*')
-        expect(await refused.json()).toMatchObject({ code: 'contact_network_limit' })
-        expect((await post(row(), { 'CF-Connecting-IP': '203.0.113.50' })).status).toBe(201)
-        expect((await post(first, network)).status).toBe(409)
-      })
-    },
-  )
+    it('answers 429 with Retry-After past the per-network limit, other networks and replays unaffected', async () => {
+      const network = { 'CF-Connecting-IP': '198.51.100.23' }
+      const first = row()
+      expect((await post(first, network)).status).toBe(201)
+      expect((await post(row(), { 'CF-Connecting-IP': '198.51.100.99' })).status).toBe(201)
+      const refused = await post(row(), network)
+      expect(refused.status).toBe(429)
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+      expect(refused.headers.get('access-control-allow-origin')).toBe('*')
+      expect(await refused.json()).toMatchObject({ code: 'contact_network_limit' })
+      expect((await post(row(), { 'CF-Connecting-IP': '203.0.113.50' })).status).toBe(201)
+      expect((await post(first, network)).status).toBe(409)
+    })
+  })
 
   describe('request settings, as PostgREST sets them', () => {
     beforeAll(async () => {
@@ -448,7 +445,10 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
     ]) {
       it(`refuses ${refusal} with ${status} / ${code}`, async () => {
         const token = await sign({ role })
-        await expectError(await post(row(), { Authorization: `Bearer ${token}` }), status, { code, message })
+        await expectError(await post(row(), { Authorization: `Bearer ${token}` }), status, {
+          code,
+          message,
+        })
       })
     }
 

@@ -22,7 +22,9 @@ function assertStockAge(): void {
   try {
     execFileSync('age', ['--version'], { stdio: 'ignore' })
   } catch {
-    throw new Error("The stock age command is missing: run 'sudo apt-get install age' (npm test does it as root).")
+    throw new Error(
+      "The stock age command is missing: run 'sudo apt-get install age' (npm test does it as root).",
+    )
   }
 }
 

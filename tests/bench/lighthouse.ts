@@ -75,15 +75,20 @@ async function auditOnce(url: string, port: number): Promise<Run> {
   if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`)
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100)
   const metric = (id: string) => lhr.audits[id]?.numericValue ?? NaN
-  const requests = (lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string }[] })
-    ?.items ?? []
+  const requests =
+    (
+      lhr.audits['network-requests']?.details as {
+        items?: { url: string; resourceType?: string }[]
+      }
+    )?.items ?? []
   const origin = new URL(url).origin
   const assets = requests
     .filter((request) => request.url.startsWith(origin))
     .flatMap((request): Run['assets'] => {
       const path = new URL(request.url).pathname
       if (request.resourceType === 'Script' || path.endsWith('.js')) return [{ path, kind: 'js' }]
-      if (request.resourceType === 'Stylesheet' || path.endsWith('.css')) return [{ path, kind: 'css' }]
+      if (request.resourceType === 'Stylesheet' || path.endsWith('.css'))
+        return [{ path, kind: 'css' }]
       return []
     })
     // The service worker's own script and its precache downloads are not the page's.
@@ -125,7 +130,10 @@ async function scriptFreeCopy(): Promise<string> {
 }
 
 async function main() {
-  const server = await preview({ preview: { host: '127.0.0.1', port: 4193, strictPort: true }, logLevel: 'warn' })
+  const server = await preview({
+    preview: { host: '127.0.0.1', port: 4193, strictPort: true },
+    logLevel: 'warn',
+  })
   const base = server.resolvedUrls?.local[0]?.replace(/\/$/, '') ?? 'http://127.0.0.1:4193'
   const noJsDir = await scriptFreeCopy()
   const noJsServer = await preview({
@@ -150,16 +158,26 @@ async function main() {
         runs.push(await audit(`${base}${route.path}`, chrome.port))
         noJsRuns.push(await audit(`${noJsBase}${route.path}`, chrome.port))
       }
-      const unique = new Map(runs.flatMap((run) => run.assets).map((asset) => [asset.path, asset.kind]))
+      const unique = new Map(
+        runs.flatMap((run) => run.assets).map((asset) => [asset.path, asset.kind]),
+      )
       const weights = await Promise.all(
-        [...unique].map(async ([path, kind]) => ({ path, kind, ...(await fileWeight(DIST, path)) })),
+        [...unique].map(async ([path, kind]) => ({
+          path,
+          kind,
+          ...(await fileWeight(DIST, path)),
+        })),
       )
       // The Radix toaster is fetched when a first notification shows (the contact page fetches it
       // ahead): shown apart.
       const isToaster = (path: string) => path.includes('/toaster-')
       const page = weights.filter((weight) => !isToaster(weight.path))
       const bytes = (kind: 'js' | 'css', field: 'raw' | 'gzip') => sum(page, kind, field)
-      const toasterGzip = sum(weights.filter((weight) => isToaster(weight.path)), 'js', 'gzip')
+      const toasterGzip = sum(
+        weights.filter((weight) => isToaster(weight.path)),
+        'js',
+        'gzip',
+      )
       const row = {
         route: route.path,
         performance: median(runs.map((run) => run.scores.performance)),
@@ -169,7 +187,9 @@ async function main() {
         fcpMs: Math.round(median(runs.map((run) => run.fcp))),
         lcpMs: Math.round(median(runs.map((run) => run.lcp))),
         noJsLcpMs: Math.round(median(noJsRuns.map((run) => run.lcp))),
-        lcpRatio: Number((median(runs.map((run) => run.lcp)) / median(noJsRuns.map((run) => run.lcp))).toFixed(2)),
+        lcpRatio: Number(
+          (median(runs.map((run) => run.lcp)) / median(noJsRuns.map((run) => run.lcp))).toFixed(2),
+        ),
         tbtMs: Math.round(median(runs.map((run) => run.tbt))),
         cls: Number(median(runs.map((run) => run.cls)).toFixed(3)),
         jsRawKB: +(bytes('js', 'raw') / 1024).toFixed(1),
@@ -180,14 +200,17 @@ async function main() {
       }
       report.push(row)
       const miss = (what: string) => misses.push(`${route.path}: ${what}`)
-      if (row.performance < TARGETS.performance) miss(`performance ${row.performance} < ${TARGETS.performance}`)
+      if (row.performance < TARGETS.performance)
+        miss(`performance ${row.performance} < ${TARGETS.performance}`)
       if (row.accessibility < TARGETS.accessibility) miss(`accessibility ${row.accessibility}`)
       if (row.bestPractices < TARGETS['best-practices']) miss(`best-practices ${row.bestPractices}`)
       if (row.seo < TARGETS.seo) miss(`seo ${row.seo}`)
       if (row.tbtMs > TARGETS.tbtMs) miss(`TBT ${row.tbtMs} ms`)
       if (row.cls > TARGETS.cls) miss(`CLS ${row.cls}`)
-      if (row.lcpRatio > TARGETS.lcpRatio) miss(`LCP ${row.lcpMs} ms is ${row.lcpRatio} × the script-free page's ${row.noJsLcpMs} ms`)
-      if (route.path !== '/contact' && bytes('js', 'gzip') > TARGETS.contentPageJsGzip) miss(`JS ${row.jsGzipKB} KB gzip`)
+      if (row.lcpRatio > TARGETS.lcpRatio)
+        miss(`LCP ${row.lcpMs} ms is ${row.lcpRatio} × the script-free page's ${row.noJsLcpMs} ms`)
+      if (route.path !== '/contact' && bytes('js', 'gzip') > TARGETS.contentPageJsGzip)
+        miss(`JS ${row.jsGzipKB} KB gzip`)
     }
   } finally {
     await chrome.kill()
@@ -198,7 +221,10 @@ async function main() {
 
   console.table(report)
   await mkdir('bench-results', { recursive: true })
-  await writeFile('bench-results/lighthouse.json', `${JSON.stringify({ runs: RUNS, targets: TARGETS, report }, null, 2)}\n`)
+  await writeFile(
+    'bench-results/lighthouse.json',
+    `${JSON.stringify({ runs: RUNS, targets: TARGETS, report }, null, 2)}\n`,
+  )
   if (misses.length) {
     console.log(`Targets missed:\n  ${misses.join('\n  ')}`)
     process.exitCode = 1

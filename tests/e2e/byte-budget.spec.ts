@@ -25,7 +25,10 @@ const TOASTER_BUDGET = 13 * 1024
 
 for (const route of siteRoutes) {
   const budget = route.path === '/contact' ? CONTACT_PAGE_JS_BUDGET : CONTENT_PAGE_JS_BUDGET
-  test(`${route.path} loads at most ${budget / 1024} KB gzip of JavaScript`, async ({ page, baseURL }) => {
+  test(`${route.path} loads at most ${budget / 1024} KB gzip of JavaScript`, async ({
+    page,
+    baseURL,
+  }) => {
     const weights = await weighPage(page, `${baseURL}${route.path}`, E2E_DIST)
     const js = sum(weights, 'js', 'gzip')
     const detail = weights.map((weight) => `${weight.path} ${weight.gzip}`).join('\n')

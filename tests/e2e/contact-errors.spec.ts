@@ -30,7 +30,8 @@ const values = {
   message: 'Everything I typed must still be here.',
 }
 
-const RAW = /<|>|constraint|violates|contact_submissions|sqlstate|PGRST|23\d{3}|Bad Gateway|Service Unavailable/i
+const RAW =
+  /<|>|constraint|violates|contact_submissions|sqlstate|PGRST|23\d{3}|Bad Gateway|Service Unavailable/i
 
 async function send(page: Page) {
   await openContactPage(page)
@@ -55,18 +56,34 @@ const failures: { name: string; answer: (route: Route) => Promise<void>; shown: 
           code: '23514',
           details: 'Failing row contains (…).',
           hint: null,
-          message: 'new row for relation "contact_submissions" violates check constraint "contact_submissions_sealed_check"',
+          message:
+            'new row for relation "contact_submissions" violates check constraint "contact_submissions_sealed_check"',
         }),
       }),
     shown: failureMessages.notAccepted,
   },
-  { name: 'a 401 without a body', answer: (route) => route.fulfill({ status: 401, body: '' }), shown: failureMessages.fallback },
-  { name: 'a 404 HTML error page', answer: (route) => route.fulfill(html(404, 'Not Found')), shown: failureMessages.unavailable },
-  { name: 'a 500 from PostgREST', answer: (route) => route.fulfill(serverErrorAnswer('permission denied for schema private')), shown: failureMessages.serverError },
+  {
+    name: 'a 401 without a body',
+    answer: (route) => route.fulfill({ status: 401, body: '' }),
+    shown: failureMessages.fallback,
+  },
+  {
+    name: 'a 404 HTML error page',
+    answer: (route) => route.fulfill(html(404, 'Not Found')),
+    shown: failureMessages.unavailable,
+  },
+  {
+    name: 'a 500 from PostgREST',
+    answer: (route) => route.fulfill(serverErrorAnswer('permission denied for schema private')),
+    shown: failureMessages.serverError,
+  },
 ]
 
 for (const failure of failures) {
-  test(`${failure.name}: a human message, every value kept, nothing queued`, async ({ page, allowConsoleError }) => {
+  test(`${failure.name}: a human message, every value kept, nothing queued`, async ({
+    page,
+    allowConsoleError,
+  }) => {
     allowConsoleError(/Contact submission failed|status of \d{3}/)
     await page.route(INSERT_URL, failure.answer)
     await send(page)
@@ -83,8 +100,14 @@ for (const failure of failures) {
 }
 
 const noAnswers: { name: string; answer: (route: Route) => Promise<void> }[] = [
-  { name: 'a 502 HTML page from a gateway', answer: (route) => route.fulfill(html(502, 'Bad Gateway')) },
-  { name: 'a 503 HTML page from a gateway', answer: (route) => route.fulfill(html(503, 'Service Unavailable')) },
+  {
+    name: 'a 502 HTML page from a gateway',
+    answer: (route) => route.fulfill(html(502, 'Bad Gateway')),
+  },
+  {
+    name: 'a 503 HTML page from a gateway',
+    answer: (route) => route.fulfill(html(503, 'Service Unavailable')),
+  },
   { name: 'a 504 from a gateway', answer: (route) => route.fulfill({ status: 504, body: '' }) },
   {
     name: 'a 429 with Retry-After',
@@ -93,7 +116,10 @@ const noAnswers: { name: string; answer: (route: Route) => Promise<void> }[] = [
         status: 429,
         headers: { 'Retry-After': '30' },
         contentType: 'application/json',
-        body: JSON.stringify({ code: 'rate_limited', message: 'Too many submissions from this network today' }),
+        body: JSON.stringify({
+          code: 'rate_limited',
+          message: 'Too many submissions from this network today',
+        }),
       }),
   },
   { name: 'a connection reset', answer: (route) => route.abort('connectionreset') },
@@ -109,7 +135,9 @@ for (const failure of noAnswers) {
     await page.route(INSERT_URL, failure.answer)
     await send(page)
 
-    await expect(toast(page, submitToasts.queued.title)).toContainText(submitToasts.queued.description)
+    await expect(toast(page, submitToasts.queued.title)).toContainText(
+      submitToasts.queued.description,
+    )
     await expect(toast(page, submitToasts.failed.title)).toHaveCount(0)
     await expect(contactForm(page).name).toHaveValue('')
     await expect(page.getByText(outboxCopy.waiting(1))).toBeVisible()
@@ -141,7 +169,10 @@ test('an insert that gets no answer within the send timeout is queued, then deli
   expect(await submissionsWithId(inserts[0]!.id)).toHaveLength(1)
 })
 
-test('a refusal by the real database shows a human message and keeps every value', async ({ page, allowConsoleError }) => {
+test('a refusal by the real database shows a human message and keeps every value', async ({
+  page,
+  allowConsoleError,
+}) => {
   allowConsoleError(/Contact submission failed|status of 4\d\d/)
   // The database, not the form, must refuse: an armor it does not accept.
   await refuseInserts(page, { sealed: 'plain text pretending to be sealed' })

@@ -1,4 +1,8 @@
-import { formCopy, REQUIRED_FIELDS_MESSAGE, submitToasts } from '../../src/features/contact/contact-copy'
+import {
+  formCopy,
+  REQUIRED_FIELDS_MESSAGE,
+  submitToasts,
+} from '../../src/features/contact/contact-copy'
 import { submissionsWithId } from '../support/backend-db'
 import {
   AGE_ARMOR,
@@ -47,7 +51,12 @@ test('a filled form is sealed in the browser, stored as one row of ciphertext, a
   expect(rows).toHaveLength(1)
   const [row] = rows
   expect(JSON.stringify(row)).not.toContain(marker)
-  expect(row).toMatchObject({ key_id: sent?.key_id, sealed: sent?.sealed, name: null, message: null })
+  expect(row).toMatchObject({
+    key_id: sent?.key_id,
+    sealed: sent?.sealed,
+    name: null,
+    message: null,
+  })
   const userAgent = await page.evaluate(() => navigator.userAgent)
   expect(await openSealed(row!.sealed!)).toMatchObject({
     v: 1,
@@ -61,7 +70,11 @@ test('a filled form is sealed in the browser, stored as one row of ciphertext, a
 test('text is trimmed and unchosen dropdowns are sealed as null', async ({ page }) => {
   const inserts = recordInserts(page)
   await openContactPage(page)
-  await fillContactForm(page, { name: '  Bo  ', contact: ' nd@example.com ', message: '  Just a question.\n' })
+  await fillContactForm(page, {
+    name: '  Bo  ',
+    contact: ' nd@example.com ',
+    message: '  Just a question.\n',
+  })
   await contactForm(page).submit.click()
   await expect(toast(page, submitToasts.sent.title)).toBeVisible()
 
@@ -75,7 +88,9 @@ test('text is trimmed and unchosen dropdowns are sealed as null', async ({ page 
   })
 })
 
-test('whitespace-only required fields give the required-fields toast and send no request', async ({ page }) => {
+test('whitespace-only required fields give the required-fields toast and send no request', async ({
+  page,
+}) => {
   const inserts = recordInserts(page)
   await openContactPage(page)
   await fillContactForm(page, { name: '   ', contact: '  ', message: ' \n ' })
@@ -98,7 +113,11 @@ test('while sending, the button reads "Encrypting & Sending..." and is disabled;
   })
   const inserts = recordInserts(page)
   await openContactPage(page)
-  await fillContactForm(page, { name: 'Slow Network', contact: 'slow@example.com', message: 'Take your time.' })
+  await fillContactForm(page, {
+    name: 'Slow Network',
+    contact: 'slow@example.com',
+    message: 'Take your time.',
+  })
   await contactForm(page).submit.click()
 
   const sending = page.getByRole('button', { name: formCopy.sending })

@@ -151,7 +151,9 @@ test('keyboard alone reaches the menu toggle with Tab, opens it with Enter and T
   ).toBeFocused()
 })
 
-test('on a phone the Telegram and WhatsApp buttons share a bar across the bottom, which stays put', async ({ page }) => {
+test('on a phone the Telegram and WhatsApp buttons share a bar across the bottom, which stays put', async ({
+  page,
+}) => {
   await page.setViewportSize(PHONE)
   await page.goto('/services')
   const { quickContact, telegram, whatsapp } = quickContactButtons(page)
@@ -181,7 +183,10 @@ test('on a phone the Telegram and WhatsApp buttons share a bar across the bottom
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0)
   await expectBottomBar()
   // The page ends with room for the bar: the footer's last line scrolls clear of it.
-  const lastLine = await page.getByRole('contentinfo').getByText('All rights reserved').boundingBox()
+  const lastLine = await page
+    .getByRole('contentinfo')
+    .getByText('All rights reserved')
+    .boundingBox()
   const bar = await quickContact.boundingBox()
   expect(lastLine && bar && lastLine.y + lastLine.height <= bar.y).toBe(true)
 })

@@ -8,7 +8,11 @@ import { expect, test } from '../support/strict-page'
 
 test.use({ serviceWorkers: 'allow' })
 
-test('after one visit, every route opens offline by its address', async ({ page, context, allowConsoleError }) => {
+test('after one visit, every route opens offline by its address', async ({
+  page,
+  context,
+  allowConsoleError,
+}) => {
   allowConsoleError(/404 Error: User attempted to access non-existent route/)
   await page.goto('/')
   await waitForOfflineReady(page)
@@ -24,7 +28,10 @@ test('after one visit, every route opens offline by its address', async ({ page,
   await expect(page.getByText(outboxCopy.offline)).toBeVisible()
 })
 
-test('after one visit, every route opens offline by navigation from the header', async ({ page, context }) => {
+test('after one visit, every route opens offline by navigation from the header', async ({
+  page,
+  context,
+}) => {
   await page.goto('/about')
   await waitForOfflineReady(page)
   await goOffline(context)

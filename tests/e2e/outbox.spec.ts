@@ -16,7 +16,13 @@ import {
   toast,
   type ContactValues,
 } from '../support/contact-form'
-import { goOffline, goOnline, indexedDbContents, outboxRecords, waitForOfflineReady } from '../support/offline'
+import {
+  goOffline,
+  goOnline,
+  indexedDbContents,
+  outboxRecords,
+  waitForOfflineReady,
+} from '../support/offline'
 import type { BrowserContext, Page } from '@playwright/test'
 import { expect, test } from '../support/strict-page'
 
@@ -25,14 +31,24 @@ import { expect, test } from '../support/strict-page'
 test.use({ serviceWorkers: 'allow' })
 
 function brief(label: string): Required<ContactValues> {
-  return { name: `${label} sender`, contact: 'queued@example.com', project_type: 'community-building', budget: '25k-50k', message: `Brief from ${label}.` }
+  return {
+    name: `${label} sender`,
+    contact: 'queued@example.com',
+    project_type: 'community-building',
+    budget: '25k-50k',
+    message: `Brief from ${label}.`,
+  }
 }
 
 /**
  * Opens /contact, lets the service worker cache the site (so later reloads and navigation work
  * offline), cuts the network and queues `values`. Returns the id of the queued row.
  */
-async function queueWhileOffline(page: Page, context: BrowserContext, values: ContactValues): Promise<string> {
+async function queueWhileOffline(
+  page: Page,
+  context: BrowserContext,
+  values: ContactValues,
+): Promise<string> {
   await openContactPage(page)
   await waitForOfflineReady(page)
   await goOffline(context)
@@ -52,7 +68,9 @@ async function queueForRefusal(
 
 /** Focuses the form, which loads the crypto chunk and the outbox's storage, and waits until they have arrived. */
 async function startOnForm(page: Page): Promise<void> {
-  const sealerLoaded = page.waitForResponse((response) => /\/assets\/seal-submission-[\w-]+\.js$/.test(response.url()))
+  const sealerLoaded = page.waitForResponse((response) =>
+    /\/assets\/seal-submission-[\w-]+\.js$/.test(response.url()),
+  )
   await contactForm(page).name.focus()
   expect((await sealerLoaded).ok()).toBe(true)
   // And the outbox's storage code, fetched at the same moment.
@@ -77,7 +95,9 @@ test('a message sent offline is sealed on the device, then arrives exactly once,
   // The connection drops while the first visit is still loading (before the service worker or
   // the toaster could be fetched, but after the visitor started on the form); Chromium reports
   // each aborted load, depending on timing.
-  allowConsoleError(/An unknown error occurred when fetching the script|Failed to load resource: net::ERR_INTERNET_DISCONNECTED/)
+  allowConsoleError(
+    /An unknown error occurred when fetching the script|Failed to load resource: net::ERR_INTERNET_DISCONNECTED/,
+  )
   const bodies = recordRestBodies(page)
   const { marker, values } = markedValues('Offline')
   await openContactPage(page)
@@ -89,9 +109,24 @@ test('a message sent offline is sealed on the device, then arrives exactly once,
   await expect(page.getByText(outboxCopy.waiting(1))).toBeVisible()
   const [record] = await outboxRecords(page)
   expect(Object.keys(record ?? {}).sort()).toEqual(
-    ['attempts', 'id', 'key_id', 'last_error', 'next_attempt_at', 'queued_at', 'sealed', 'state', 'v'].sort(),
+    [
+      'attempts',
+      'id',
+      'key_id',
+      'last_error',
+      'next_attempt_at',
+      'queued_at',
+      'sealed',
+      'state',
+      'v',
+    ].sort(),
   )
-  expect(record).toMatchObject({ v: 1, id, state: 'pending', sealed: expect.stringMatching(AGE_ARMOR) })
+  expect(record).toMatchObject({
+    v: 1,
+    id,
+    state: 'pending',
+    sealed: expect.stringMatching(AGE_ARMOR),
+  })
   expect(await indexedDbContents(page)).not.toContain(marker)
   expect(bodies).toEqual([])
   expect(await submissionsWithId(id)).toEqual([])
@@ -116,7 +151,9 @@ test('offline before the encryption code could load, nothing is sent or stored a
   context,
   allowConsoleError,
 }) => {
-  allowConsoleError(/ERR_INTERNET_DISCONNECTED|An unknown error occurred when fetching the script|Contact submission failed/)
+  allowConsoleError(
+    /ERR_INTERNET_DISCONNECTED|An unknown error occurred when fetching the script|Contact submission failed/,
+  )
   const values = { ...brief('Fail Closed'), budget: '' }
   await openContactPage(page)
   await goOffline(context)
@@ -160,7 +197,14 @@ test('three messages sent offline, then a reload while still offline, become exa
   await waitForOfflineReady(page)
   await goOffline(context)
   const ids: string[] = []
-  for (const n of [1, 2, 3]) ids.push(await sendOffline(page, { name: `Triple #${n}`, contact: `t${n}@example.com`, message: `Message ${n}` }))
+  for (const n of [1, 2, 3])
+    ids.push(
+      await sendOffline(page, {
+        name: `Triple #${n}`,
+        contact: `t${n}@example.com`,
+        message: `Message ${n}`,
+      }),
+    )
   expect(new Set(ids).size).toBe(3)
   await expect(page.getByText(outboxCopy.waiting(3))).toBeVisible()
 
@@ -236,7 +280,10 @@ test('a queued message refused while the visitor is elsewhere says which one, an
     (iso) => new Date(iso).toLocaleString(undefined, { timeStyle: 'short' }),
     String(queued?.queued_at),
   )
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Services' }).click()
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Services' })
+    .click()
   await expect(page).toHaveURL('/services')
 
   // A key the database has never registered: PostgreSQL itself refuses the row.
@@ -253,7 +300,11 @@ test('a queued message refused while the visitor is elsewhere says which one, an
   await review.click()
   const dialog = page.getByRole('dialog', { name: outboxCopy.reviewTitle })
   await expect(dialog).toContainText(outboxCopy.queuedAt(queuedAt))
-  await expect(dialog.getByRole('button')).toHaveText([outboxCopy.resend, outboxCopy.discard, outboxCopy.close])
+  await expect(dialog.getByRole('button')).toHaveText([
+    outboxCopy.resend,
+    outboxCopy.discard,
+    outboxCopy.close,
+  ])
 
   await page.unroute(INSERT_URL)
   await dialog.getByRole('button', { name: outboxCopy.resend }).click()

@@ -1,9 +1,20 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page, type Request } from '@playwright/test'
+import {
+  chromium,
+  type Browser,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+  type Request,
+} from '@playwright/test'
 import { appUpdateCopy } from '../../src/content/app-update'
-import { formCopy, REQUIRED_FIELDS_MESSAGE, submitToasts } from '../../src/features/contact/contact-copy'
+import {
+  formCopy,
+  REQUIRED_FIELDS_MESSAGE,
+  submitToasts,
+} from '../../src/features/contact/contact-copy'
 import { outboxCopy } from '../../src/features/contact/outbox/outbox-copy'
 import { uniqueName } from '../support/backend-db'
 import {
@@ -69,17 +80,24 @@ async function openInstalledApp(baseURL: string, viewport: { width: number; heig
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`))
   page.on('console', (message) => {
     const text = message.text()
-    const expected = HARNESS_CONSOLE_NOTES.includes(`${message.type()}: ${text}`) || allowed.some((line) => line.test(text))
-    if ((message.type() === 'error' || message.type() === 'warning') && !expected) problems.push(text)
+    const expected =
+      HARNESS_CONSOLE_NOTES.includes(`${message.type()}: ${text}`) ||
+      allowed.some((line) => line.test(text))
+    if ((message.type() === 'error' || message.type() === 'warning') && !expected)
+      problems.push(text)
   })
   await page.goto(`${baseURL}/`)
   const cdp = await context.newCDPSession(page)
   const manifestId = new URL('/', baseURL).href
   await cdp.send('PWA.install', { manifestId })
   await cdp.send('PWA.openCurrentPageInApp', { manifestId })
-  await expect.poll(() => page.evaluate(() => matchMedia('(display-mode: standalone)').matches)).toBe(true)
+  await expect
+    .poll(() => page.evaluate(() => matchMedia('(display-mode: standalone)').matches))
+    .toBe(true)
   await page.setViewportSize(viewport)
-  await (await context.newCDPSession(page)).send('Emulation.setSafeAreaInsetsOverride', { insets: STANDALONE_INSETS })
+  await (
+    await context.newCDPSession(page)
+  ).send('Emulation.setSafeAreaInsetsOverride', { insets: STANDALONE_INSETS })
   const close = async () => {
     await context.close()
     await rm(profile, { recursive: true, force: true })
@@ -95,17 +113,27 @@ async function openInstalledApp(baseURL: string, viewport: { width: number; heig
  */
 async function coveredControls(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    const isFixed = (element: Element) => ['fixed', 'sticky'].includes(getComputedStyle(element).position)
+    const isFixed = (element: Element) =>
+      ['fixed', 'sticky'].includes(getComputedStyle(element).position)
     // Visible, and not clipped away: the visually hidden skip link only shows once focused, and is
     // then fixed itself.
     const shown = (element: Element) => {
       const box = element.getBoundingClientRect()
       const clipped = getComputedStyle(element).clipPath !== 'none'
-      return element.checkVisibility({ visibilityProperty: true, opacityProperty: true }) && !clipped && box.width > 1 && box.height > 1
+      return (
+        element.checkVisibility({ visibilityProperty: true, opacityProperty: true }) &&
+        !clipped &&
+        box.width > 1 &&
+        box.height > 1
+      )
     }
-    const fixed = [...document.querySelectorAll('body *')].filter((element) => isFixed(element) && shown(element))
+    const fixed = [...document.querySelectorAll('body *')].filter(
+      (element) => isFixed(element) && shown(element),
+    )
     const controls = [
-      ...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, summary, [tabindex="0"]'),
+      ...document.querySelectorAll<HTMLElement>(
+        'a[href], button, input, select, textarea, summary, [tabindex="0"]',
+      ),
     ].filter((control) => shown(control) && !fixed.some((layer) => layer.contains(control)))
     const describe = (element: Element) =>
       `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}"`
@@ -118,7 +146,8 @@ async function coveredControls(page: Page): Promise<string[]> {
         // One pixel of touching borders is not covering.
         const overlapX = Math.min(box.right, cover.right) - Math.max(box.left, cover.left)
         const overlapY = Math.min(box.bottom, cover.bottom) - Math.max(box.top, cover.top)
-        if (overlapX > 1 && overlapY > 1) problems.push(`${describe(control)} under ${describe(layer)}`)
+        if (overlapX > 1 && overlapY > 1)
+          problems.push(`${describe(control)} under ${describe(layer)}`)
       }
     }
     window.scrollTo(0, 0)
@@ -133,7 +162,8 @@ async function coveredControls(page: Page): Promise<string[]> {
 const pill = {
   offline: (page: Page) => page.getByText(outboxCopy.offline, { exact: true }),
   waiting: (page: Page) => page.getByText(outboxCopy.waiting(1), { exact: true }),
-  notDelivered: (page: Page) => page.getByRole('button', { name: outboxCopy.notDelivered(1), exact: true }),
+  notDelivered: (page: Page) =>
+    page.getByRole('button', { name: outboxCopy.notDelivered(1), exact: true }),
 } satisfies Record<string, (page: Page) => Locator>
 
 /**
@@ -159,8 +189,14 @@ async function coveredWithPills(
       await expect(pill.offline(page)).toBeVisible()
     }
     // A rendered frame: what the pills change around them is laid out before anything is measured.
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
-    problems.push(...(await coveredControls(page)).map((problem) => `${path} with ${pills.join(' + ')}: ${problem}`))
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    )
+    problems.push(
+      ...(await coveredControls(page)).map(
+        (problem) => `${path} with ${pills.join(' + ')}: ${problem}`,
+      ),
+    )
     if (pills.includes('offline')) await page.context().setOffline(false)
   }
   return problems
@@ -175,7 +211,11 @@ async function queueUnanswered(page: Page, name: string): Promise<void> {
   await page.route(INSERT_URL, (route) => route.abort('connectionreset'))
   await gotoHydrated(page, '/contact')
   await expect(contactForm(page).name).toBeEnabled()
-  await fillContactForm(page, { name, contact: 'pills@example.com', message: 'Sent from a phone on a poor connection.' })
+  await fillContactForm(page, {
+    name,
+    contact: 'pills@example.com',
+    message: 'Sent from a phone on a poor connection.',
+  })
   await contactForm(page).submit.click()
   await expect(toast(page, submitToasts.queued.title)).toBeVisible()
 }
@@ -213,7 +253,10 @@ async function coveredByEveryPill(page: Page): Promise<string[]> {
   problems.push(...(await coveredWithPills(page, paths, ['offline', 'waiting', 'notDelivered'])))
 
   await pill.notDelivered(page).click()
-  await page.getByRole('dialog', { name: outboxCopy.reviewTitle }).getByRole('button', { name: outboxCopy.discard }).click()
+  await page
+    .getByRole('dialog', { name: outboxCopy.reviewTitle })
+    .getByRole('button', { name: outboxCopy.discard })
+    .click()
   await expect(pill.notDelivered(page)).toBeHidden()
   problems.push(...(await coveredWithPills(page, paths, ['waiting'])))
   return problems
@@ -240,7 +283,13 @@ for (const viewport of PHONES) {
   }) => {
     allowNotFoundConsoleOn(NOT_FOUND_PATH, allowConsoleError)
     await page.setViewportSize(viewport)
-    expect(await coveredWithPills(page, allPages.map(({ path }) => path), ['offline'])).toEqual([])
+    expect(
+      await coveredWithPills(
+        page,
+        allPages.map(({ path }) => path),
+        ['offline'],
+      ),
+    ).toEqual([])
   })
 
   test(`at ${viewport.width}px in the browser: a message waiting or not delivered covers no control on /contact or /`, async ({
@@ -263,7 +312,9 @@ for (const viewport of PHONES) {
       for (const { path } of allPages) {
         await gotoHydrated(app.page, path)
         problems.push(...(await coveredControls(app.page)).map((problem) => `${path}: ${problem}`))
-        problems.push(...(await coveredWithPills(app.page, [path], ['offline'], { navigate: false })))
+        problems.push(
+          ...(await coveredWithPills(app.page, [path], ['offline'], { navigate: false })),
+        )
       }
       // The other pills on the phone most visitors have: the form and the home page.
       if (viewport.width === PHONE.width) {
@@ -273,7 +324,11 @@ for (const viewport of PHONES) {
       expect(problems).toEqual([])
       // The header and the quick-contact bar keep clear of the status bar and the home indicator.
       const header = await app.page.getByRole('banner').getByRole('link').first().boundingBox()
-      const bar = await app.page.getByRole('complementary', { name: 'Quick contact', exact: true }).getByRole('link').first().boundingBox()
+      const bar = await app.page
+        .getByRole('complementary', { name: 'Quick contact', exact: true })
+        .getByRole('link')
+        .first()
+        .boundingBox()
       expect(header && header.y >= STANDALONE_INSETS.top).toBe(true)
       expect(bar && bar.y + bar.height <= viewport.height - STANDALONE_INSETS.bottom).toBe(true)
       expect(app.problems).toEqual([])
@@ -303,18 +358,35 @@ test('turned sideways, no text or control of any page sits under the notch or th
       const content = document.querySelectorAll<HTMLElement>(
         'a[href], button, input, select, textarea, h1, h2, h3, p, li, dt, dd, label, code',
       )
-      return [...content]
-        // Visible, and not clipped away (the visually hidden skip link).
-        .filter((element) => element.checkVisibility({ visibilityProperty: true }) && getComputedStyle(element).clipPath === 'none')
-        .map((element) => {
-          // What it shows: its box less its own padding.
-          const box = element.getBoundingClientRect()
-          const style = getComputedStyle(element)
-          const shown = { left: box.left + parseFloat(style.paddingLeft), right: box.right - parseFloat(style.paddingRight) }
-          return { element, box, shown }
-        })
-        .filter(({ box, shown }) => box.width > 1 && box.height > 1 && (shown.left < left - 0.5 || shown.right > safeRight + 0.5))
-        .map(({ element, shown }) => `${element.tagName.toLowerCase()} "${(element.textContent ?? '').trim().slice(0, 30)}" at ${Math.round(shown.left)}-${Math.round(shown.right)}`)
+      return (
+        [...content]
+          // Visible, and not clipped away (the visually hidden skip link).
+          .filter(
+            (element) =>
+              element.checkVisibility({ visibilityProperty: true }) &&
+              getComputedStyle(element).clipPath === 'none',
+          )
+          .map((element) => {
+            // What it shows: its box less its own padding.
+            const box = element.getBoundingClientRect()
+            const style = getComputedStyle(element)
+            const shown = {
+              left: box.left + parseFloat(style.paddingLeft),
+              right: box.right - parseFloat(style.paddingRight),
+            }
+            return { element, box, shown }
+          })
+          .filter(
+            ({ box, shown }) =>
+              box.width > 1 &&
+              box.height > 1 &&
+              (shown.left < left - 0.5 || shown.right > safeRight + 0.5),
+          )
+          .map(
+            ({ element, shown }) =>
+              `${element.tagName.toLowerCase()} "${(element.textContent ?? '').trim().slice(0, 30)}" at ${Math.round(shown.left)}-${Math.round(shown.right)}`,
+          )
+      )
     }, LANDSCAPE_INSETS)
     problems.push(...outside.map((problem) => `${path}: ${problem}`))
   }
@@ -330,7 +402,9 @@ test(`at ${DESKTOP.width}px: the outbox's status at the bottom left covers no co
   expect(await coveredByEveryPill(page)).toEqual([])
 })
 
-test('the quick-contact buttons step aside while a form field has focus, and come back after', async ({ page }) => {
+test('the quick-contact buttons step aside while a form field has focus, and come back after', async ({
+  page,
+}) => {
   await page.setViewportSize(PHONE)
   await openContactPage(page)
   const quickContact = page.getByRole('complementary', { name: 'Quick contact', exact: true })
@@ -342,7 +416,10 @@ test('the quick-contact buttons step aside while a form field has focus, and com
   // Leaving the fields for Send Securely brings them back, clear of it.
   await contactForm(page).submit.focus()
   await expect(quickContact).toBeVisible()
-  const [send, bar] = [await contactForm(page).submit.boundingBox(), await quickContact.boundingBox()]
+  const [send, bar] = [
+    await contactForm(page).submit.boundingBox(),
+    await quickContact.boundingBox(),
+  ]
   expect(send && bar && send.y + send.height <= bar.y).toBe(true)
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
   await expect(quickContact).toBeVisible()
@@ -365,11 +442,15 @@ test('the outbox pills sit on the quick-contact bar, step aside with it while a 
   await expect(quickContact).toBeHidden()
   await expect(pill.notDelivered(page)).toBeHidden()
   // Still announced, but off the screen.
-  await expect.poll(async () => (await pill.waiting(page).boundingBox())?.y).toBeGreaterThanOrEqual(PHONE.height)
+  await expect
+    .poll(async () => (await pill.waiting(page).boundingBox())?.y)
+    .toBeGreaterThanOrEqual(PHONE.height)
 
   await contactForm(page).submit.focus()
   await expect(pill.notDelivered(page)).toBeVisible()
-  await expect.poll(async () => (await pill.waiting(page).boundingBox())?.y).toBeLessThan(PHONE.height)
+  await expect
+    .poll(async () => (await pill.waiting(page).boundingBox())?.y)
+    .toBeLessThan(PHONE.height)
   await pill.notDelivered(page).click()
   await expect(page.getByRole('dialog', { name: outboxCopy.reviewTitle })).toBeVisible()
 })
@@ -442,7 +523,9 @@ async function tapEachLinkThroughTheSheet(page: Page): Promise<void> {
     await expect(mobileMenu(page)).toBeVisible()
     const sheetEnd = await mobileMenu(page).getByRole('link').last().boundingBox()
     // The link really is under the dimmed page, below the sheet's last link.
-    expect(box.y, 'link below the sheet').toBeGreaterThan((sheetEnd?.y ?? 0) + (sheetEnd?.height ?? 0))
+    expect(box.y, 'link below the sheet').toBeGreaterThan(
+      (sheetEnd?.y ?? 0) + (sheetEnd?.height ?? 0),
+    )
     expect(box.y + box.height, 'link inside the screen').toBeLessThanOrEqual(PHONE.height)
     const opened: string[] = []
     const onRequest = (request: Request) => {
@@ -505,13 +588,17 @@ test('Tab and Shift+Tab stay inside the open menu: its toggle and its links', as
   await expect(mobileMenu(page).getByRole('link').last()).toBeFocused()
 })
 
-test('the page behind the open menu does not scroll; it scrolls again once the menu closes', async ({ page }) => {
+test('the page behind the open menu does not scroll; it scrolls again once the menu closes', async ({
+  page,
+}) => {
   await page.setViewportSize(PHONE)
   await gotoHydrated(page, '/case-studies')
   await openMenu(page)
   // Locked twice over: the page itself (for touch scrolls that start on the header) and the dimmed
   // strip, which keeps a scroll that starts on it from reaching the page.
-  expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe('hidden')
+  expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe(
+    'hidden',
+  )
   const before = await page.evaluate(() => window.scrollY)
   await page.mouse.move(PHONE.width / 2, PHONE.height - 40)
   await page.mouse.wheel(0, 800)
@@ -534,7 +621,9 @@ test.describe('the menu without JavaScript', () => {
     await menuToggle(page).click()
     await expect(mobileMenu(page)).toBeVisible()
     // The page behind is locked by CSS alone.
-    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe('hidden')
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe(
+      'hidden',
+    )
     await page.keyboard.press('Escape')
     await expect(mobileMenu(page)).toBeHidden()
 
@@ -543,7 +632,9 @@ test.describe('the menu without JavaScript', () => {
     await menuToggle(page).click()
     await mobileMenu(page).getByRole('link', { name: 'Services', exact: true }).click()
     await expect(page).toHaveURL('/services')
-    await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText(pageHeading.services)
+    await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText(
+      pageHeading.services,
+    )
     await expect(mobileMenu(page)).toBeHidden()
   })
 })
@@ -557,7 +648,11 @@ for (const viewport of PHONES) {
     await page.setViewportSize(viewport)
     await page.route(INSERT_URL, (route) => route.fulfill(serverErrorAnswer('boom')))
     await openContactPage(page)
-    await fillContactForm(page, { name: uniqueName('Toast Place'), contact: 'place@example.com', message: 'Hello.' })
+    await fillContactForm(page, {
+      name: uniqueName('Toast Place'),
+      contact: 'place@example.com',
+      message: 'Hello.',
+    })
     const send = contactForm(page).submit
     await send.click()
     const failed = toast(page, submitToasts.failed.title)
@@ -566,8 +661,13 @@ for (const viewport of PHONES) {
     const [toastBox, sendBox] = [await failed.boundingBox(), await send.boundingBox()]
     if (!toastBox || !sendBox) throw new Error('the toast or the button is not on the page')
     expect(sendBox.y + sendBox.height, 'Send in view').toBeLessThanOrEqual(viewport.height)
-    const overlap = Math.min(toastBox.y + toastBox.height, sendBox.y + sendBox.height) - Math.max(toastBox.y, sendBox.y)
-    expect(overlap, `toast ${toastBox.y}-${toastBox.y + toastBox.height}, Send ${sendBox.y}-${sendBox.y + sendBox.height}`).toBeLessThanOrEqual(0)
+    const overlap =
+      Math.min(toastBox.y + toastBox.height, sendBox.y + sendBox.height) -
+      Math.max(toastBox.y, sendBox.y)
+    expect(
+      overlap,
+      `toast ${toastBox.y}-${toastBox.y + toastBox.height}, Send ${sendBox.y}-${sendBox.y + sendBox.height}`,
+    ).toBeLessThanOrEqual(0)
   })
 }
 
@@ -580,7 +680,11 @@ test('after a successful send no earlier validation toast remains', async ({ pag
   await contactForm(page).submit.click()
   await expect(toast(page, REQUIRED_FIELDS_MESSAGE)).toBeVisible()
 
-  await fillContactForm(page, { name: uniqueName('Toast Order'), contact: 'toast@example.com', message: 'Hello.' })
+  await fillContactForm(page, {
+    name: uniqueName('Toast Order'),
+    contact: 'toast@example.com',
+    message: 'Hello.',
+  })
   // Still on screen (it would close by itself after 5 s): the send must be what removes it.
   await expect(toast(page, REQUIRED_FIELDS_MESSAGE)).toBeVisible({ timeout: 1_000 })
   await contactForm(page).submit.click()
@@ -609,7 +713,10 @@ for (const viewport of [PHONE, DESKTOP]) {
     await contactForm(page).submit.click()
     await expect(contactForm(page).name).toBeFocused()
     const label = page.locator('label', { hasText: formCopy.name.label })
-    const [labelBox, headerBox] = [await label.boundingBox(), await page.getByRole('banner').boundingBox()]
+    const [labelBox, headerBox] = [
+      await label.boundingBox(),
+      await page.getByRole('banner').boundingBox(),
+    ]
     expect(labelBox && headerBox && labelBox.y >= headerBox.y + headerBox.height).toBe(true)
   })
 }

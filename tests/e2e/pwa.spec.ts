@@ -74,7 +74,9 @@ test('Chromium reports no installability error, and the manifest has what instal
     { sizes: '512x512', purpose: 'maskable' },
   ]
   for (const { sizes, purpose } of wanted) {
-    const icon = manifest.icons.find((candidate) => candidate.sizes === sizes && candidate.purpose === purpose)
+    const icon = manifest.icons.find(
+      (candidate) => candidate.sizes === sizes && candidate.purpose === purpose,
+    )
     expect(icon, `${sizes} ${purpose ?? 'any'} icon`).toBeDefined()
     const response = await request.get(`/${icon?.src}`)
     expect(response.headers()['content-type']).toBe('image/png')
@@ -83,7 +85,9 @@ test('Chromium reports no installability error, and the manifest has what instal
   }
 })
 
-test('the service worker precaches every page and never caches anything from Supabase', async ({ page }) => {
+test('the service worker precaches every page and never caches anything from Supabase', async ({
+  page,
+}) => {
   const name = uniqueName('Cache Check')
   await openContactPage(page)
   await waitForOfflineReady(page)
@@ -102,8 +106,18 @@ test('the service worker precaches every page and never caches anything from Sup
   const origin = new URL(page.url()).origin
   expect(cached.filter((url) => !url.startsWith(origin))).toEqual([])
   expect(cached.some((url) => url.includes('rest/v1'))).toBe(false)
-  for (const file of ['index.html', 'services.html', 'case-studies.html', 'about.html', 'contact.html', '404.html']) {
-    expect(cached.some((url) => new URL(url).pathname === `/${file}`), file).toBe(true)
+  for (const file of [
+    'index.html',
+    'services.html',
+    'case-studies.html',
+    'about.html',
+    'contact.html',
+    '404.html',
+  ]) {
+    expect(
+      cached.some((url) => new URL(url).pathname === `/${file}`),
+      file,
+    ).toBe(true)
   }
 })
 

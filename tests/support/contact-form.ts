@@ -55,7 +55,10 @@ export async function expectFormValues(page: Page, values: Required<ContactValue
  * screen readers through a separate live region).
  */
 export function toast(page: Page, title: string) {
-  return page.getByRole('region', { name: /Notifications/ }).locator('li').filter({ hasText: title })
+  return page
+    .getByRole('region', { name: /Notifications/ })
+    .locator('li')
+    .filter({ hasText: title })
 }
 
 /** The Supabase insert, as a Playwright route pattern. */
@@ -85,7 +88,8 @@ export function recordInserts(page: Page): SealedRow[] {
 export function recordRestBodies(page: Page): string[] {
   const bodies: string[] = []
   page.on('request', (request) => {
-    if (new URL(request.url()).pathname.startsWith('/rest/v1/')) bodies.push(request.postData() ?? '')
+    if (new URL(request.url()).pathname.startsWith('/rest/v1/'))
+      bodies.push(request.postData() ?? '')
   })
   return bodies
 }
@@ -110,14 +114,17 @@ const E2E_DEV_IDENTITY = resolve('node_modules/.cache/e2e-backend/dev-identity.t
  * with `age -d -i key.txt`, and returns the document inside.
  */
 export async function openSealed(sealed: string): Promise<Record<string, unknown>> {
-  const child = promisify(execFile)('age', ['--decrypt', '--identity', E2E_DEV_IDENTITY], { encoding: 'utf8' })
+  const child = promisify(execFile)('age', ['--decrypt', '--identity', E2E_DEV_IDENTITY], {
+    encoding: 'utf8',
+  })
   child.child.stdin?.end(sealed)
   const { stdout } = await child
   return JSON.parse(stdout) as Record<string, unknown>
 }
 
 /** The start and end of every armored age file. */
-export const AGE_ARMOR = /^-----BEGIN AGE ENCRYPTED FILE-----\n[\s\S]+\n-----END AGE ENCRYPTED FILE-----\n$/
+export const AGE_ARMOR =
+  /^-----BEGIN AGE ENCRYPTED FILE-----\n[\s\S]+\n-----END AGE ENCRYPTED FILE-----\n$/
 
 /**
  * Values no other test uses, marked in every field, with what tends to break encodings: emoji
@@ -127,7 +134,8 @@ export function markedValues(label: string): { marker: string; values: Required<
   const marker = `MK${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
   const head = `${label} ${marker} — שלום, مرحبا 🦄🌍\n`
   const tail = ` ${marker}.`
-  const message = `${head}${'Line of the brief.\n'.repeat(300)}`.slice(0, 5_000 - tail.length) + tail
+  const message =
+    `${head}${'Line of the brief.\n'.repeat(300)}`.slice(0, 5_000 - tail.length) + tail
   return {
     marker,
     values: {

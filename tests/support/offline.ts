@@ -48,8 +48,7 @@ export async function outboxRecords(page: Page): Promise<Record<string, unknown>
   return page.evaluate(async ({ database, store }) => {
     // Opening a database that does not exist would create an empty one and break the app's own
     // upgrade, so look first.
-    if (!(await indexedDB.databases()).some((found) => found.name === database))
-      return []
+    if (!(await indexedDB.databases()).some((found) => found.name === database)) return []
     return new Promise<Record<string, unknown>[]>((resolve, reject) => {
       const open = indexedDB.open(database)
       open.onerror = () => reject(open.error)

@@ -25,7 +25,12 @@ import { sealingKey } from '../../src/content/sealing-key'
 import { footerContent } from '../../src/content/footer'
 import { arsenal, homeCallToAction, homeHero, trustSignals } from '../../src/content/home'
 import { notFoundContent } from '../../src/content/not-found'
-import { privacyCallToAction, privacyIntro, privacyKey, privacySections } from '../../src/content/privacy'
+import {
+  privacyCallToAction,
+  privacyIntro,
+  privacyKey,
+  privacySections,
+} from '../../src/content/privacy'
 import { services, servicesCallToAction, servicesIntro } from '../../src/content/services'
 import { site } from '../../src/content/site'
 import type { Action, CallToAction, Stat } from '../../src/content/types'
@@ -281,14 +286,12 @@ async function expectKeyFingerprint(
 }
 
 async function optionsOf(select: Locator): Promise<Array<{ value: string; label: string }>> {
-  return select
-    .locator('option')
-    .evaluateAll((options) =>
-      options.map((option) => ({
-        value: (option as HTMLOptionElement).value,
-        label: (option.textContent ?? '').trim(),
-      })),
-    )
+  return select.locator('option').evaluateAll((options) =>
+    options.map((option) => ({
+      value: (option as HTMLOptionElement).value,
+      label: (option.textContent ?? '').trim(),
+    })),
+  )
 }
 
 /** The footer (spec §2: on all pages): navigation, both channels, the privacy line, the copyright. */

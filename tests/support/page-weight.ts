@@ -6,7 +6,10 @@ import type { Page } from '@playwright/test'
 export type AssetWeight = { path: string; kind: 'js' | 'css'; raw: number; gzip: number }
 
 /** Bytes of one built file, raw and gzip (level 9, what a static host serves). */
-export async function fileWeight(distDir: string, path: string): Promise<{ raw: number; gzip: number }> {
+export async function fileWeight(
+  distDir: string,
+  path: string,
+): Promise<{ raw: number; gzip: number }> {
   const bytes = await readFile(join(distDir, path))
   return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length }
 }
@@ -30,4 +33,6 @@ export async function weighPage(page: Page, url: string, distDir: string): Promi
 }
 
 export const sum = (weights: AssetWeight[], kind: 'js' | 'css', field: 'raw' | 'gzip') =>
-  weights.filter((weight) => weight.kind === kind).reduce((total, weight) => total + weight[field], 0)
+  weights
+    .filter((weight) => weight.kind === kind)
+    .reduce((total, weight) => total + weight[field], 0)

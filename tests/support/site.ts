@@ -52,7 +52,10 @@ export const NOT_FOUND_CONSOLE = [
 ]
 
 /** Lets through what the 404 page logs on purpose, when `path` is the 404 page. */
-export function allowNotFoundConsoleOn(path: string, allowConsoleError: (pattern: RegExp) => void): void {
+export function allowNotFoundConsoleOn(
+  path: string,
+  allowConsoleError: (pattern: RegExp) => void,
+): void {
   if (path === NOT_FOUND_PATH) NOT_FOUND_CONSOLE.forEach(allowConsoleError)
 }
 

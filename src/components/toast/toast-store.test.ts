@@ -1,5 +1,12 @@
 import { beforeEach, expect, test } from 'vitest'
-import { dismissToast, getToasts, isToasterNeeded, removeToast, resetToasts, showToast } from './toast-store'
+import {
+  dismissToast,
+  getToasts,
+  isToasterNeeded,
+  removeToast,
+  resetToasts,
+  showToast,
+} from './toast-store'
 
 beforeEach(() => resetToasts())
 
@@ -20,10 +27,17 @@ test('dismissing closes a toast, removing forgets it', () => {
 test('at most three show at once, and passing messages make room before a waiting prompt', () => {
   showToast({ title: 'A new version is available', duration: Infinity })
   for (const title of ['one', 'two', 'three', 'four']) showToast({ title })
-  expect(getToasts().map((toast) => toast.title)).toEqual(['A new version is available', 'three', 'four'])
+  expect(getToasts().map((toast) => toast.title)).toEqual([
+    'A new version is available',
+    'three',
+    'four',
+  ])
 })
 
-const openTitles = () => getToasts().filter((toast) => toast.open).map((toast) => toast.title)
+const openTitles = () =>
+  getToasts()
+    .filter((toast) => toast.open)
+    .map((toast) => toast.title)
 
 test('a success closes the passing errors before it, so a validation message never sits above "sent"', () => {
   showToast({ title: 'All required fields must be filled.', variant: 'destructive' })

@@ -67,7 +67,9 @@ function supersedes(next: ToastInput, earlier: Toast): boolean {
 export function showToast(input: ToastInput): number {
   const id = nextId++
   toasterNeeded = true
-  const kept = toasts.map((toast) => (toast.open && supersedes(input, toast) ? { ...toast, open: false } : toast))
+  const kept = toasts.map((toast) =>
+    toast.open && supersedes(input, toast) ? { ...toast, open: false } : toast,
+  )
   emit(withinLimit([...kept, { ...input, id, open: true }]))
   return id
 }

@@ -25,7 +25,11 @@ export function Toaster() {
   const toasts = useSyncExternalStore(subscribeToToasts, getToasts, getToasts)
   const placement = useToastPlacement(toasts)
   return (
-    <RadixToast.Provider duration={DEFAULT_TOAST_DURATION} swipeDirection="right" label="Notification">
+    <RadixToast.Provider
+      duration={DEFAULT_TOAST_DURATION}
+      swipeDirection="right"
+      label="Notification"
+    >
       {toasts.map((toast) => {
         const variant = toast.variant ?? 'default'
         return (
@@ -42,7 +46,9 @@ export function Toaster() {
             <div className="grid gap-1">
               <RadixToast.Title className="font-semibold text-text">{toast.title}</RadixToast.Title>
               {toast.description && (
-                <RadixToast.Description className="text-sm text-muted">{toast.description}</RadixToast.Description>
+                <RadixToast.Description className="text-sm text-muted">
+                  {toast.description}
+                </RadixToast.Description>
               )}
             </div>
             {toast.action && (
@@ -63,7 +69,10 @@ export function Toaster() {
           </RadixToast.Root>
         )
       })}
-      <RadixToast.Viewport className={`${toastRegionClasses} ${toastPlacementClasses}`} data-placement={placement} />
+      <RadixToast.Viewport
+        className={`${toastRegionClasses} ${toastPlacementClasses}`}
+        data-placement={placement}
+      />
     </RadixToast.Provider>
   )
 }

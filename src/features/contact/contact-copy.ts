@@ -15,7 +15,8 @@ export const formCopy = {
   budget: { label: 'Budget Range (Optional)', emptyOption: 'Select budget range' },
   message: {
     label: 'Project Brief',
-    placeholder: 'Goals, timeline, markets, anything we should know. Share only what you are comfortable sharing.',
+    placeholder:
+      'Goals, timeline, markets, anything we should know. Share only what you are comfortable sharing.',
   },
   requiredHint: 'Required',
   submit: 'Send Securely',
@@ -24,7 +25,8 @@ export const formCopy = {
    * Shown under the button when the encryption code is still loading a few seconds after Send (a
    * first visit on a poor connection). Nothing is sealed yet, so it promises nothing about saving.
    */
-  stillEncrypting: 'Still encrypting: the encryption code is slow to arrive on this connection. Nothing has been sent yet.',
+  stillEncrypting:
+    'Still encrypting: the encryption code is slow to arrive on this connection. Nothing has been sent yet.',
   /**
    * Shown under the button once the message is sealed and its send has taken a few seconds (phones
    * on a poor connection). Never before sealing: "already encrypted" must be true when it shows.
@@ -48,8 +50,10 @@ export const failureMessages = {
     'This page encrypts to a key we no longer use. Copy your brief, reload the page and send it again.',
   notAccepted:
     'Our server did not accept this message. Please try again later, or reach us on Telegram or WhatsApp.',
-  unavailable: 'The contact service is not available right now. Please reach us on Telegram or WhatsApp.',
-  damaged: 'This saved message is damaged and cannot be sent. Please discard it and write it again.',
+  unavailable:
+    'The contact service is not available right now. Please reach us on Telegram or WhatsApp.',
+  damaged:
+    'This saved message is damaged and cannot be sent. Please discard it and write it again.',
   fallback: FALLBACK_ERROR_MESSAGE,
 } as const
 
@@ -81,7 +85,8 @@ export const submitToasts = {
   notSaved:
     'It could not be sent or saved on this device. Your text is still in the form; please try again in a moment.',
   /** A queued message refused later, perhaps while the visitor is on another page. */
-  queuedRefused: (queuedAt: string, reason: string) => `Your message queued at ${queuedAt} was not delivered. ${reason}`,
+  queuedRefused: (queuedAt: string, reason: string) =>
+    `Your message queued at ${queuedAt} was not delivered. ${reason}`,
   /**
    * Several queued messages refused in one round: one toast that says how many, and points to the
    * review (`review` is the label of its button), where each one's time and reason are listed.

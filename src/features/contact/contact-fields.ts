@@ -26,7 +26,14 @@ const projectTypeLabels = {
   other: 'Other',
 } as const satisfies Record<ProjectType, string>
 
-export const BUDGET_VALUES = ['under-10k', '10k-25k', '25k-50k', '50k-100k', '100k-plus', 'discuss'] as const
+export const BUDGET_VALUES = [
+  'under-10k',
+  '10k-25k',
+  '25k-50k',
+  '50k-100k',
+  '100k-plus',
+  'discuss',
+] as const
 export type Budget = (typeof BUDGET_VALUES)[number]
 
 const budgetLabels = {
@@ -39,7 +46,10 @@ const budgetLabels = {
 } as const satisfies Record<Budget, string>
 
 /** The dropdowns' options, in the spec's order. */
-export const PROJECT_TYPE_OPTIONS = PROJECT_TYPE_VALUES.map((value) => ({ value, label: projectTypeLabels[value] }))
+export const PROJECT_TYPE_OPTIONS = PROJECT_TYPE_VALUES.map((value) => ({
+  value,
+  label: projectTypeLabels[value],
+}))
 export const BUDGET_OPTIONS = BUDGET_VALUES.map((value) => ({ value, label: budgetLabels[value] }))
 export const PROJECT_TYPE_LABELS = PROJECT_TYPE_OPTIONS.map((option) => option.label)
 

@@ -20,12 +20,18 @@ const sealedFor = (document: SubmissionDocument): SealedRow => ({
 function setup(overrides: Partial<SubmitDependencies> = {}) {
   const dependencies = {
     prepare: vi.fn(),
-    seal: vi.fn<SubmitDependencies['seal']>(overrides.seal ?? (async (document) => sealedFor(document))),
-    send: vi.fn<SubmitDependencies['send']>(overrides.send ?? (async () => ({ kind: 'delivered' }))),
+    seal: vi.fn<SubmitDependencies['seal']>(
+      overrides.seal ?? (async (document) => sealedFor(document)),
+    ),
+    send: vi.fn<SubmitDependencies['send']>(
+      overrides.send ?? (async () => ({ kind: 'delivered' })),
+    ),
     enqueue: vi.fn<SubmitDependencies['enqueue']>(overrides.enqueue ?? (async () => {})),
     isOnline: overrides.isOnline ?? (() => true),
   }
-  const user = userEvent.setup({ advanceTimers: (ms) => void (vi.isFakeTimers() && vi.advanceTimersByTime(ms)) })
+  const user = userEvent.setup({
+    advanceTimers: (ms) => void (vi.isFakeTimers() && vi.advanceTimersByTime(ms)),
+  })
   render(<ContactForm dependencies={dependencies} />)
   const fields = {
     name: screen.getByRole('textbox', { name: /Name \/ Alias/ }),
@@ -63,10 +69,16 @@ describe('ContactForm', () => {
     const { fields } = setup()
     expect(fields.name).toHaveProperty('placeholder', 'Your name or preferred alias')
     expect(fields.contact).toHaveProperty('placeholder', 'Email / Telegram / WhatsApp')
-    for (const field of [fields.name, fields.contact, fields.message]) expect(field).toHaveProperty('required', true)
-    for (const field of [fields.project_type, fields.budget]) expect(field).toHaveProperty('required', false)
-    const values = (select: HTMLElement) => [...(select as HTMLSelectElement).options].map((option) => option.value)
-    expect(values(fields.project_type)).toEqual(['', ...PROJECT_TYPE_OPTIONS.map((option) => option.value)])
+    for (const field of [fields.name, fields.contact, fields.message])
+      expect(field).toHaveProperty('required', true)
+    for (const field of [fields.project_type, fields.budget])
+      expect(field).toHaveProperty('required', false)
+    const values = (select: HTMLElement) =>
+      [...(select as HTMLSelectElement).options].map((option) => option.value)
+    expect(values(fields.project_type)).toEqual([
+      '',
+      ...PROJECT_TYPE_OPTIONS.map((option) => option.value),
+    ])
     expect(values(fields.budget)).toEqual(['', ...BUDGET_OPTIONS.map((option) => option.value)])
     expect(fields.message.className).toContain('min-h-[150px]')
   })
@@ -90,7 +102,9 @@ describe('ContactForm', () => {
     expect(dependencies.send).not.toHaveBeenCalled()
     expect(fields.name.getAttribute('aria-invalid')).toBe('true')
     const describedBy = fields.name.getAttribute('aria-describedby')
-    expect(describedBy && document.getElementById(describedBy)?.textContent).toBe('Enter your name or an alias.')
+    expect(describedBy && document.getElementById(describedBy)?.textContent).toBe(
+      'Enter your name or an alias.',
+    )
     expect(fields.name).toHaveProperty('value', '   ')
   })
 
@@ -102,7 +116,9 @@ describe('ContactForm', () => {
     expect(getToasts()[0]?.description).toBe(submitToasts.sent.description)
     const [document] = sealed()
     expect(document).toEqual({
-      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      id: expect.stringMatching(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      ),
       name: 'Ada',
       contact: '@ada_l',
       project_type: 'community-building',
@@ -137,14 +153,23 @@ describe('ContactForm', () => {
     expect(screen.getByText(formCopy.stillSending)).toBeTruthy()
     expect(button.textContent).toBe(formCopy.sending)
     await act(async () => answer({ kind: 'delivered' }))
-    expect(await screen.findByRole('button', { name: formCopy.submit })).toHaveProperty('disabled', false)
+    expect(await screen.findByRole('button', { name: formCopy.submit })).toHaveProperty(
+      'disabled',
+      false,
+    )
     expect(screen.queryByText(formCopy.stillSending)).toBeNull()
   })
 
   it('never says "already encrypted" before the message is sealed: the still-sending wait starts at the seal', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
-    const seal = vi.fn((document: SubmissionDocument) => new Promise<SealedRow>((resolve) => setTimeout(() => resolve(sealedFor(document)), 3_000)))
-    const { submit, fillRequired } = setup({ seal, send: vi.fn(() => new Promise<SendOutcome>(() => {})) })
+    const seal = vi.fn(
+      (document: SubmissionDocument) =>
+        new Promise<SealedRow>((resolve) => setTimeout(() => resolve(sealedFor(document)), 3_000)),
+    )
+    const { submit, fillRequired } = setup({
+      seal,
+      send: vi.fn(() => new Promise<SendOutcome>(() => {})),
+    })
     await fillRequired()
     await submit()
     await screen.findByRole('button', { name: formCopy.sending })
@@ -160,8 +185,14 @@ describe('ContactForm', () => {
   it('while the encryption code is slow to load, says only that; once sealed, says it is still sending', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
     let finishSeal: () => void = () => {}
-    const seal = vi.fn((document: SubmissionDocument) => new Promise<SealedRow>((resolve) => (finishSeal = () => resolve(sealedFor(document)))))
-    const { submit, fillRequired } = setup({ seal, send: vi.fn(() => new Promise<SendOutcome>(() => {})) })
+    const seal = vi.fn(
+      (document: SubmissionDocument) =>
+        new Promise<SealedRow>((resolve) => (finishSeal = () => resolve(sealedFor(document)))),
+    )
+    const { submit, fillRequired } = setup({
+      seal,
+      send: vi.fn(() => new Promise<SendOutcome>(() => {})),
+    })
     await fillRequired()
     await submit()
     await screen.findByRole('button', { name: formCopy.sending })
@@ -177,14 +208,22 @@ describe('ContactForm', () => {
   it('ends a stalled load of the encryption code at the deadline: nothing sent, a sentence, every value kept', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
     vi.spyOn(console, 'error').mockImplementation(() => {})
-    const { dependencies, fields, submit, fillAll } = setup({ seal: vi.fn(() => new Promise<SealedRow>(() => {})) })
+    const { dependencies, fields, submit, fillAll } = setup({
+      seal: vi.fn(() => new Promise<SealedRow>(() => {})),
+    })
     await fillAll()
     await submit()
     await screen.findByRole('button', { name: formCopy.sending })
     await act(async () => vi.advanceTimersByTime(SUBMIT_DEADLINE_MS))
     await waitFor(() => expect(toastTitles()).toEqual([submitToasts.failed.title]))
-    expect(getToasts()[0]).toMatchObject({ description: submitToasts.notSealedInTime, variant: 'destructive' })
-    expect(await screen.findByRole('button', { name: formCopy.submit })).toHaveProperty('disabled', false)
+    expect(getToasts()[0]).toMatchObject({
+      description: submitToasts.notSealedInTime,
+      variant: 'destructive',
+    })
+    expect(await screen.findByRole('button', { name: formCopy.submit })).toHaveProperty(
+      'disabled',
+      false,
+    )
     expect(screen.queryByText(formCopy.stillEncrypting)).toBeNull()
     expect(dependencies.send).not.toHaveBeenCalled()
     expect(dependencies.enqueue).not.toHaveBeenCalled()
@@ -197,7 +236,9 @@ describe('ContactForm', () => {
 
   it('queues the sealed row when the sender has not answered by the deadline, and clears the form', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
-    const { dependencies, fields, submit, fillRequired } = setup({ send: vi.fn(() => new Promise<SendOutcome>(() => {})) })
+    const { dependencies, fields, submit, fillRequired } = setup({
+      send: vi.fn(() => new Promise<SendOutcome>(() => {})),
+    })
     await fillRequired()
     await submit()
     await screen.findByRole('button', { name: formCopy.sending })
@@ -209,13 +250,21 @@ describe('ContactForm', () => {
 
   it('keeps every value and shows a human message when the backend refuses; the detail goes to the console only', async () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {})
-    const detail = 'HTTP 400 23514: new row violates check constraint "contact_submissions_sealed_check"'
-    const send = vi.fn(async (): Promise<SendOutcome> => ({ kind: 'refused', reason: 'notAccepted', detail }))
+    const detail =
+      'HTTP 400 23514: new row violates check constraint "contact_submissions_sealed_check"'
+    const send = vi.fn(async (): Promise<SendOutcome> => ({
+      kind: 'refused',
+      reason: 'notAccepted',
+      detail,
+    }))
     const { fields, submit, fillAll } = setup({ send })
     await fillAll()
     await submit()
     await waitFor(() => expect(toastTitles()).toEqual([submitToasts.failed.title]))
-    expect(getToasts()[0]).toMatchObject({ description: failureMessages.notAccepted, variant: 'destructive' })
+    expect(getToasts()[0]).toMatchObject({
+      description: failureMessages.notAccepted,
+      variant: 'destructive',
+    })
     expect(consoleError).toHaveBeenCalledWith('Contact submission failed:', detail)
     expect(fields.name).toHaveProperty('value', '  Ada  ')
     expect(fields.project_type).toHaveProperty('value', 'community-building')
@@ -225,8 +274,12 @@ describe('ContactForm', () => {
 
   it('keeps every value and sends nothing when sealing fails', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
-    const failure = Object.assign(new Error('This browser cannot encrypt here.'), { name: 'SealingError' })
-    const { dependencies, fields, submit, fillRequired } = setup({ seal: vi.fn(async () => Promise.reject(failure)) })
+    const failure = Object.assign(new Error('This browser cannot encrypt here.'), {
+      name: 'SealingError',
+    })
+    const { dependencies, fields, submit, fillRequired } = setup({
+      seal: vi.fn(async () => Promise.reject(failure)),
+    })
     await fillRequired()
     await submit()
     await waitFor(() => expect(getToasts()[0]?.description).toBe(failure.message))
@@ -241,13 +294,18 @@ describe('ContactForm', () => {
     await submit()
     await waitFor(() => expect(toastTitles()).toEqual([submitToasts.queued.title]))
     expect(dependencies.send).not.toHaveBeenCalled()
-    expect(dependencies.enqueue).toHaveBeenCalledWith(expect.objectContaining({ key_id: '0123456789abcdef' }), expect.any(AbortSignal))
+    expect(dependencies.enqueue).toHaveBeenCalledWith(
+      expect.objectContaining({ key_id: '0123456789abcdef' }),
+      expect.any(AbortSignal),
+    )
     expect(fields.message).toHaveProperty('value', '')
   })
 
   it('seals a retried draft under the same id, and a new draft under a new one', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
-    const outcomes: SendOutcome[] = [{ kind: 'server-error', reason: 'serverError', detail: 'HTTP 500' }]
+    const outcomes: SendOutcome[] = [
+      { kind: 'server-error', reason: 'serverError', detail: 'HTTP 500' },
+    ]
     const send = vi.fn(async (): Promise<SendOutcome> => outcomes.shift() ?? { kind: 'delivered' })
     const { submit, fillRequired, sealed } = setup({ send })
     await fillRequired()
@@ -269,6 +327,12 @@ describe('ContactForm', () => {
     expect(toastTitles()).toEqual([REQUIRED_FIELDS_MESSAGE])
     await fillRequired()
     await submit()
-    await waitFor(() => expect(getToasts().filter((toast) => toast.open).map((toast) => toast.title)).toEqual([submitToasts.sent.title]))
+    await waitFor(() =>
+      expect(
+        getToasts()
+          .filter((toast) => toast.open)
+          .map((toast) => toast.title),
+      ).toEqual([submitToasts.sent.title]),
+    )
   })
 })

@@ -148,7 +148,13 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
         <legend className="sr-only">Your project</legend>
         <div className="grid gap-5 sm:grid-cols-2">
           {textInputs.map(({ name, copy, attributes }) => (
-            <FormField key={name} id={fieldId(name)} label={copy.label} required error={errors[name]?.message}>
+            <FormField
+              key={name}
+              id={fieldId(name)}
+              label={copy.label}
+              required
+              error={errors[name]?.message}
+            >
               {(a11y) => (
                 <input
                   {...a11y}
@@ -166,7 +172,12 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
         </div>
         <div className="grid gap-5 sm:grid-cols-2">
           {dropdowns.map(({ name, copy, options }) => (
-            <FormField key={name} id={fieldId(name)} label={copy.label} error={errors[name]?.message}>
+            <FormField
+              key={name}
+              id={fieldId(name)}
+              label={copy.label}
+              error={errors[name]?.message}
+            >
               {(a11y) => (
                 <select {...a11y} {...register(name)} className={inputClasses}>
                   <option value="">{copy.emptyOption}</option>

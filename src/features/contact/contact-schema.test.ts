@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { REQUIRED_FIELDS_MESSAGE } from './contact-copy'
 import { BUDGET_OPTIONS, LIMITS, PROJECT_TYPE_LABELS, PROJECT_TYPE_OPTIONS } from './contact-fields'
-import { buildDocument, contactSubmissionSchema, EMPTY_CONTACT_FORM, FIELD_MESSAGES } from './contact-schema'
+import {
+  buildDocument,
+  contactSubmissionSchema,
+  EMPTY_CONTACT_FORM,
+  FIELD_MESSAGES,
+} from './contact-schema'
 
 const contactFormSchema = contactSubmissionSchema
 
@@ -15,12 +20,22 @@ const filled = {
 
 describe('contact form schema', () => {
   it('trims the three required fields', () => {
-    const data = contactFormSchema.parse({ ...filled, name: '  Ada \n', contact: '\t@ada_l ', message: ' Hi ' })
+    const data = contactFormSchema.parse({
+      ...filled,
+      name: '  Ada \n',
+      contact: '\t@ada_l ',
+      message: ' Hi ',
+    })
     expect([data.name, data.contact, data.message]).toEqual(['Ada', '@ada_l', 'Hi'])
   })
 
   it('rejects whitespace-only required fields', () => {
-    const result = contactFormSchema.safeParse({ ...filled, name: '   ', contact: '\n', message: ' \t ' })
+    const result = contactFormSchema.safeParse({
+      ...filled,
+      name: '   ',
+      contact: '\n',
+      message: ' \t ',
+    })
     expect(result.success).toBe(false)
     const fields = result.error?.issues.map((issue) => [issue.path[0], issue.code])
     expect(fields).toEqual([
@@ -39,12 +54,16 @@ describe('contact form schema', () => {
 
   it('accepts every listed option and refuses anything else', () => {
     for (const option of PROJECT_TYPE_OPTIONS) {
-      expect(contactFormSchema.safeParse({ ...filled, project_type: option.value }).success).toBe(true)
+      expect(contactFormSchema.safeParse({ ...filled, project_type: option.value }).success).toBe(
+        true,
+      )
     }
     for (const option of BUDGET_OPTIONS) {
       expect(contactFormSchema.safeParse({ ...filled, budget: option.value }).success).toBe(true)
     }
-    expect(contactFormSchema.safeParse({ ...filled, project_type: 'Crypto/Web3 Launch' }).success).toBe(false)
+    expect(
+      contactFormSchema.safeParse({ ...filled, project_type: 'Crypto/Web3 Launch' }).success,
+    ).toBe(false)
     expect(contactFormSchema.safeParse({ ...filled, budget: '1m-plus' }).success).toBe(false)
   })
 
@@ -54,7 +73,10 @@ describe('contact form schema', () => {
       ['contact', LIMITS.contact],
       ['message', LIMITS.message],
     ] as const) {
-      expect(contactFormSchema.safeParse({ ...filled, [field]: 'x'.repeat(limit) }).success, field).toBe(true)
+      expect(
+        contactFormSchema.safeParse({ ...filled, [field]: 'x'.repeat(limit) }).success,
+        field,
+      ).toBe(true)
       const over = contactFormSchema.safeParse({ ...filled, [field]: 'x'.repeat(limit + 1) })
       expect(over.success, field).toBe(false)
       expect(over.error?.issues[0]?.message).toBe(FIELD_MESSAGES.tooLong(limit))
@@ -62,7 +84,9 @@ describe('contact form schema', () => {
   })
 
   it('counts the limit after trimming', () => {
-    expect(contactFormSchema.safeParse({ ...filled, name: ` ${'x'.repeat(LIMITS.name)} ` }).success).toBe(true)
+    expect(
+      contactFormSchema.safeParse({ ...filled, name: ` ${'x'.repeat(LIMITS.name)} ` }).success,
+    ).toBe(true)
   })
 })
 
@@ -103,7 +127,11 @@ describe('the document to seal', () => {
   const now = Date.parse('2025-03-01T09:00:00.000Z')
 
   it('holds the parsed fields under the same names, the browser id, time and user agent', () => {
-    const document = buildDocument(contactFormSchema.parse(filled), { id, now, userAgent: 'TestAgent/1.0' })
+    const document = buildDocument(contactFormSchema.parse(filled), {
+      id,
+      now,
+      userAgent: 'TestAgent/1.0',
+    })
     expect(document).toEqual({
       id,
       name: 'Ada',
@@ -118,7 +146,11 @@ describe('the document to seal', () => {
   })
 
   it('cuts an over-long user agent to the limit', () => {
-    const document = buildDocument(contactFormSchema.parse(filled), { id, now, userAgent: 'U'.repeat(900) })
+    const document = buildDocument(contactFormSchema.parse(filled), {
+      id,
+      now,
+      userAgent: 'U'.repeat(900),
+    })
     expect(document.user_agent).toHaveLength(LIMITS.userAgent)
   })
 })

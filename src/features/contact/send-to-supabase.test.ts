@@ -106,7 +106,7 @@ describe('sendSealed', () => {
       })
   }
 
-  it('stops the insert when the caller gives up first (the form\'s deadline), and counts it as no answer', async () => {
+  it("stops the insert when the caller gives up first (the form's deadline), and counts it as no answer", async () => {
     hangUntilAborted()
     const deadline = new AbortController()
     const sending = sendSealed(row, deadline.signal)
@@ -132,7 +132,10 @@ describe('sendSealed', () => {
     vi.restoreAllMocks()
     const given = new AbortController()
     given.abort()
-    expect(await sendSealed(row, given.signal)).toMatchObject({ kind: 'no-answer', reason: 'noAnswer' })
+    expect(await sendSealed(row, given.signal)).toMatchObject({
+      kind: 'no-answer',
+      reason: 'noAnswer',
+    })
     expect(wire.requests.every(({ init }) => init.signal?.aborted)).toBe(true)
   })
 
@@ -252,7 +255,11 @@ describe('classifyInsertAnswer: retry or refuse', () => {
       'unavailable',
     ],
     ['a 403 without a body', { status: 403, error: {} }, 'fallback'],
-    ['a 400 with a code but no words', { status: 400, error: { code: '22P02', message: '' } }, 'notAccepted'],
+    [
+      'a 400 with a code but no words',
+      { status: 400, error: { code: '22P02', message: '' } },
+      'notAccepted',
+    ],
   ] as const)('%s is refused for a reason the visitor can act on', (_name, answer, reason) => {
     expect(classifyInsertAnswer(answer)).toMatchObject({ kind: 'refused', reason })
   })

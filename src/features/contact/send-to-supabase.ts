@@ -46,15 +46,23 @@ export function classifyInsertAnswer({ error, status }: InsertAnswer): SendOutco
   if (!error) {
     return status === 201
       ? { kind: 'delivered' }
-      : { kind: 'no-answer', reason: 'noAnswer', detail: `HTTP ${status} without an error, not an insert's 201` }
+      : {
+          kind: 'no-answer',
+          reason: 'noAnswer',
+          detail: `HTTP ${status} without an error, not an insert's 201`,
+        }
   }
   const code = error.code ?? ''
   const serverText = error.message?.trim() ?? ''
   // The id is made in the browser: a duplicate id means this very row was already stored.
-  if (status === 409 && code === '23505' && serverText.includes(PRIMARY_KEY_CONSTRAINT)) return { kind: 'delivered' }
+  if (status === 409 && code === '23505' && serverText.includes(PRIMARY_KEY_CONSTRAINT))
+    return { kind: 'delivered' }
 
   const detail = `HTTP ${status}${code ? ` ${code}` : ''}: ${serverText.slice(0, 300)}`
-  const outcome = (kind: 'no-answer' | 'server-error' | 'refused', reason: FailureReason): SendOutcome => ({
+  const outcome = (
+    kind: 'no-answer' | 'server-error' | 'refused',
+    reason: FailureReason,
+  ): SendOutcome => ({
     kind,
     reason,
     detail,
@@ -64,12 +72,15 @@ export function classifyInsertAnswer({ error, status }: InsertAnswer): SendOutco
   if (status === 429) return outcome('no-answer', 'busy')
   // Gateways, and Cloudflare's own 52x in front of Supabase (524: the origin answered too late,
   // so the row may well be stored; queued under its id, a retry answers 409 and nothing is lost).
-  if ([408, 502, 503, 504, 520, 521, 522, 523, 524].includes(status)) return outcome('no-answer', 'noAnswer')
+  if ([408, 502, 503, 504, 520, 521, 522, 523, 524].includes(status))
+    return outcome('no-answer', 'noAnswer')
   if (status >= 500) return outcome('server-error', 'serverError')
   if (status === 413 || code === '54000') return outcome('refused', 'tooLarge')
   // A key_id the database does not know or has retired: the page was built with an old key.
-  if (code === '23503' || /key_id|submission_keys/.test(serverText)) return outcome('refused', 'staleKey')
-  if (status === 404 || status === 405 || code === 'PGRST205') return outcome('refused', 'unavailable')
+  if (code === '23503' || /key_id|submission_keys/.test(serverText))
+    return outcome('refused', 'staleKey')
+  if (status === 404 || status === 405 || code === 'PGRST205')
+    return outcome('refused', 'unavailable')
   // Spec §8: "Please try again later." when the answer carries no words at all; otherwise the
   // sentence stands in for the server's own words, which the visitor never sees.
   return outcome('refused', serverText || code ? 'notAccepted' : 'fallback')
@@ -96,7 +107,10 @@ export const sendSealed: SendSealed = async (row, signal) => {
   try {
     // Loading the client can fail too (offline before the service worker has cached it).
     const { supabase } = await import('../../lib/supabase')
-    const answer = await supabase.from('contact_submissions').insert(row).abortSignal(insertSignal(signal))
+    const answer = await supabase
+      .from('contact_submissions')
+      .insert(row)
+      .abortSignal(insertSignal(signal))
     return classifyInsertAnswer(answer)
   } catch (error) {
     return { kind: 'no-answer', reason: 'noAnswer', detail: String(error) }

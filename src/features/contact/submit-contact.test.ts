@@ -3,7 +3,12 @@ import type { SealedRow } from '../../lib/database-types'
 import { failureMessages, FALLBACK_ERROR_MESSAGE, submitToasts } from './contact-copy'
 import type { SubmissionDocument } from './sealing/seal-submission'
 import { classifyInsertAnswer, type SendOutcome } from './send-to-supabase'
-import { QUEUE_TIMEOUT_MS, submitContact, SUBMIT_DEADLINE_MS, type SubmitDependencies } from './submit-contact'
+import {
+  QUEUE_TIMEOUT_MS,
+  submitContact,
+  SUBMIT_DEADLINE_MS,
+  type SubmitDependencies,
+} from './submit-contact'
 
 const document: SubmissionDocument = {
   id: '3b241101-e2bb-4255-8caf-4136c566a962',
@@ -36,27 +41,123 @@ describe('classifyInsertAnswer (what supabase-js resolves with)', () => {
   const pkey = 'duplicate key value violates unique constraint "contact_submissions_pkey"'
   it.each([
     ['no error', { error: null, status: 201 }, 'delivered', undefined],
-    ['a replayed id (409, 23505 on the primary key)', { error: { code: '23505', message: pkey }, status: 409 }, 'delivered', undefined],
-    ['fetch failed, reset or timed out (status 0)', { error: { message: 'AbortError: signal timed out' }, status: 0 }, 'no-answer', 'noAnswer'],
-    ['a 200 that is not ours (captive portal HTML)', { error: { message: '<html>Login</html>' }, status: 200 }, 'no-answer', 'noAnswer'],
-    ['a 200 with an empty body and no error (a proxy)', { error: null, status: 200 }, 'no-answer', 'noAnswer'],
-    ['a 204 and no error (a misrouted request)', { error: null, status: 204 }, 'no-answer', 'noAnswer'],
-    ['a 404 answering [] and no error (a paused project)', { error: null, status: 404 }, 'no-answer', 'noAnswer'],
-    ["Cloudflare's 522 (origin unreachable)", { error: { message: '<html>522</html>' }, status: 522 }, 'no-answer', 'noAnswer'],
-    ["Cloudflare's 524 (origin too slow)", { error: { message: '<html>524</html>' }, status: 524 }, 'no-answer', 'noAnswer'],
+    [
+      'a replayed id (409, 23505 on the primary key)',
+      { error: { code: '23505', message: pkey }, status: 409 },
+      'delivered',
+      undefined,
+    ],
+    [
+      'fetch failed, reset or timed out (status 0)',
+      { error: { message: 'AbortError: signal timed out' }, status: 0 },
+      'no-answer',
+      'noAnswer',
+    ],
+    [
+      'a 200 that is not ours (captive portal HTML)',
+      { error: { message: '<html>Login</html>' }, status: 200 },
+      'no-answer',
+      'noAnswer',
+    ],
+    [
+      'a 200 with an empty body and no error (a proxy)',
+      { error: null, status: 200 },
+      'no-answer',
+      'noAnswer',
+    ],
+    [
+      'a 204 and no error (a misrouted request)',
+      { error: null, status: 204 },
+      'no-answer',
+      'noAnswer',
+    ],
+    [
+      'a 404 answering [] and no error (a paused project)',
+      { error: null, status: 404 },
+      'no-answer',
+      'noAnswer',
+    ],
+    [
+      "Cloudflare's 522 (origin unreachable)",
+      { error: { message: '<html>522</html>' }, status: 522 },
+      'no-answer',
+      'noAnswer',
+    ],
+    [
+      "Cloudflare's 524 (origin too slow)",
+      { error: { message: '<html>524</html>' }, status: 524 },
+      'no-answer',
+      'noAnswer',
+    ],
     ['408', { error: { message: 'Request Timeout' }, status: 408 }, 'no-answer', 'noAnswer'],
-    ['429', { error: { code: 'rate_limited', message: '{"code":"…"}' }, status: 429 }, 'no-answer', 'busy'],
-    ['502 gateway', { error: { message: '<html>Bad Gateway</html>' }, status: 502 }, 'no-answer', 'noAnswer'],
-    ['503 gateway', { error: { message: '<html>Service Unavailable</html>' }, status: 503 }, 'no-answer', 'noAnswer'],
+    [
+      '429',
+      { error: { code: 'rate_limited', message: '{"code":"…"}' }, status: 429 },
+      'no-answer',
+      'busy',
+    ],
+    [
+      '502 gateway',
+      { error: { message: '<html>Bad Gateway</html>' }, status: 502 },
+      'no-answer',
+      'noAnswer',
+    ],
+    [
+      '503 gateway',
+      { error: { message: '<html>Service Unavailable</html>' }, status: 503 },
+      'no-answer',
+      'noAnswer',
+    ],
     ['504 gateway', { error: { message: '' }, status: 504 }, 'no-answer', 'noAnswer'],
-    ['500 from PostgREST', { error: { code: 'XX000', message: 'internal' }, status: 500 }, 'server-error', 'serverError'],
+    [
+      '500 from PostgREST',
+      { error: { code: 'XX000', message: 'internal' }, status: 500 },
+      'server-error',
+      'serverError',
+    ],
     ['413', { error: { message: 'Payload Too Large' }, status: 413 }, 'refused', 'tooLarge'],
-    ['an unknown key_id (23503)', { error: { code: '23503', message: 'violates foreign key constraint' }, status: 409 }, 'refused', 'staleKey'],
-    ['another unique constraint', { error: { code: '23505', message: 'violates unique constraint "x_key"' }, status: 409 }, 'refused', 'notAccepted'],
-    ['a check violation', { error: { code: '23514', message: 'violates check constraint "contact_submissions_sealed_check"' }, status: 400 }, 'refused', 'notAccepted'],
-    ['no permission (42501)', { error: { code: '42501', message: 'permission denied for table' }, status: 401 }, 'refused', 'notAccepted'],
-    ['a missing table (PGRST205)', { error: { code: 'PGRST205', message: 'Could not find the table' }, status: 404 }, 'refused', 'unavailable'],
-    ['a 4xx without a body (spec §8: "Please try again later.")', { error: { message: '' }, status: 400 }, 'refused', 'fallback'],
+    [
+      'an unknown key_id (23503)',
+      { error: { code: '23503', message: 'violates foreign key constraint' }, status: 409 },
+      'refused',
+      'staleKey',
+    ],
+    [
+      'another unique constraint',
+      { error: { code: '23505', message: 'violates unique constraint "x_key"' }, status: 409 },
+      'refused',
+      'notAccepted',
+    ],
+    [
+      'a check violation',
+      {
+        error: {
+          code: '23514',
+          message: 'violates check constraint "contact_submissions_sealed_check"',
+        },
+        status: 400,
+      },
+      'refused',
+      'notAccepted',
+    ],
+    [
+      'no permission (42501)',
+      { error: { code: '42501', message: 'permission denied for table' }, status: 401 },
+      'refused',
+      'notAccepted',
+    ],
+    [
+      'a missing table (PGRST205)',
+      { error: { code: 'PGRST205', message: 'Could not find the table' }, status: 404 },
+      'refused',
+      'unavailable',
+    ],
+    [
+      'a 4xx without a body (spec §8: "Please try again later.")',
+      { error: { message: '' }, status: 400 },
+      'refused',
+      'fallback',
+    ],
   ] as const)('%s', (_name, answer, kind, reason) => {
     const outcome = classifyInsertAnswer(answer)
     expect(outcome.kind).toBe(kind)
@@ -85,13 +186,22 @@ describe('submitContact', () => {
   })
 
   it('fails closed when sealing fails: nothing sent or queued, the sealer’s own sentence shown', async () => {
-    const sealingError = Object.assign(new Error('This site has no encryption key configured.'), { name: 'SealingError' })
+    const sealingError = Object.assign(new Error('This site has no encryption key configured.'), {
+      name: 'SealingError',
+    })
     for (const [error, message] of [
       [sealingError, sealingError.message],
       [new TypeError('Failed to fetch dynamically imported module'), submitToasts.notSealed],
     ] as const) {
-      const deps = dependencies({ kind: 'delivered' }, { seal: vi.fn(async () => Promise.reject(error)) })
-      expect(await submitContact(document, deps)).toEqual({ kind: 'failed', message, detail: error })
+      const deps = dependencies(
+        { kind: 'delivered' },
+        { seal: vi.fn(async () => Promise.reject(error)) },
+      )
+      expect(await submitContact(document, deps)).toEqual({
+        kind: 'failed',
+        message,
+        detail: error,
+      })
       expect(deps.send).not.toHaveBeenCalled()
       expect(deps.enqueue).not.toHaveBeenCalled()
     }
@@ -112,7 +222,11 @@ describe('submitContact', () => {
 
   it('fails with a human sentence on a refusal or a server error, queuing nothing', async () => {
     for (const outcome of [
-      { kind: 'refused', reason: 'notAccepted', detail: 'HTTP 400 23514: violates check constraint' },
+      {
+        kind: 'refused',
+        reason: 'notAccepted',
+        detail: 'HTTP 400 23514: violates check constraint',
+      },
       { kind: 'server-error', reason: 'serverError', detail: 'HTTP 500: internal' },
     ] as const) {
       const deps = dependencies(outcome)
@@ -127,8 +241,15 @@ describe('submitContact', () => {
 
   it('fails, so the form keeps the values, when the outbox cannot store the row', async () => {
     const quota = new DOMException('full', 'QuotaExceededError')
-    const deps = dependencies({ kind: 'no-answer', reason: 'noAnswer', detail: 'HTTP 0' }, { enqueue: vi.fn(async () => Promise.reject(quota)) })
-    expect(await submitContact(document, deps)).toEqual({ kind: 'failed', message: submitToasts.notSaved, detail: quota })
+    const deps = dependencies(
+      { kind: 'no-answer', reason: 'noAnswer', detail: 'HTTP 0' },
+      { enqueue: vi.fn(async () => Promise.reject(quota)) },
+    )
+    expect(await submitContact(document, deps)).toEqual({
+      kind: 'failed',
+      message: submitToasts.notSaved,
+      detail: quota,
+    })
   })
 })
 
@@ -151,14 +272,21 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
     vi.useFakeTimers()
     let finishSeal: (sealed: SealedRow) => void = () => {}
     const onSealed = vi.fn()
-    const deps = dependencies({ kind: 'delivered' }, { seal: vi.fn(() => new Promise<SealedRow>((resolve) => (finishSeal = resolve))) })
+    const deps = dependencies(
+      { kind: 'delivered' },
+      { seal: vi.fn(() => new Promise<SealedRow>((resolve) => (finishSeal = resolve))) },
+    )
     const result = vi.fn()
     void submitContact(document, deps, { onSealed }).then(result)
 
     await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS - 1)
     expect(result).not.toHaveBeenCalled()
     await vi.advanceTimersByTimeAsync(1)
-    expect(result).toHaveBeenCalledWith({ kind: 'failed', message: submitToasts.notSealedInTime, detail: expect.stringContaining(`${SUBMIT_DEADLINE_MS}`) })
+    expect(result).toHaveBeenCalledWith({
+      kind: 'failed',
+      message: submitToasts.notSealedInTime,
+      detail: expect.stringContaining(`${SUBMIT_DEADLINE_MS}`),
+    })
 
     // The code arrives after all: this press of Send has ended, so nothing leaves.
     finishSeal(row)
@@ -171,8 +299,15 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
 
   it('leaves no timer behind once it has an answer before the deadline', async () => {
     vi.useFakeTimers()
-    expect(await submitContact(document, dependencies({ kind: 'delivered' }))).toEqual({ kind: 'sent' })
-    expect(await submitContact(document, dependencies({ kind: 'no-answer', reason: 'noAnswer', detail: 'HTTP 0' }))).toEqual({ kind: 'queued' })
+    expect(await submitContact(document, dependencies({ kind: 'delivered' }))).toEqual({
+      kind: 'sent',
+    })
+    expect(
+      await submitContact(
+        document,
+        dependencies({ kind: 'no-answer', reason: 'noAnswer', detail: 'HTTP 0' }),
+      ),
+    ).toEqual({ kind: 'queued' })
     expect(vi.getTimerCount()).toBe(0)
   })
 
@@ -192,7 +327,14 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
     expect(order).toEqual(['seal', 'sealed', 'send'])
 
     const onSealed = vi.fn()
-    await submitContact(document, dependencies({ kind: 'delivered' }, { seal: vi.fn(async () => Promise.reject(new Error('no'))) }), { onSealed })
+    await submitContact(
+      document,
+      dependencies(
+        { kind: 'delivered' },
+        { seal: vi.fn(async () => Promise.reject(new Error('no'))) },
+      ),
+      { onSealed },
+    )
     expect(onSealed).not.toHaveBeenCalled()
   })
 
@@ -216,10 +358,15 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
 
   it('counts the deadline from Send, not from the seal: a slow seal leaves the send only the rest', async () => {
     vi.useFakeTimers()
-    const deps = dependencies({ kind: 'delivered' }, {
-      seal: vi.fn(() => new Promise<SealedRow>((resolve) => setTimeout(() => resolve(row), 15_000))),
-      send: vi.fn(() => stalled<SendOutcome>()),
-    })
+    const deps = dependencies(
+      { kind: 'delivered' },
+      {
+        seal: vi.fn(
+          () => new Promise<SealedRow>((resolve) => setTimeout(() => resolve(row), 15_000)),
+        ),
+        send: vi.fn(() => stalled<SendOutcome>()),
+      },
+    )
     const result = vi.fn()
     void submitContact(document, deps).then(result)
     await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS)
@@ -230,7 +377,10 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
   it('keeps the values with a clear sentence when the outbox cannot store the row in time, and tells it to store nothing', async () => {
     vi.useFakeTimers()
     const enqueue = vi.fn((_row: SealedRow, _signal?: AbortSignal) => stalled<void>())
-    const deps = dependencies({ kind: 'delivered' }, { send: vi.fn(() => stalled<SendOutcome>()), enqueue })
+    const deps = dependencies(
+      { kind: 'delivered' },
+      { send: vi.fn(() => stalled<SendOutcome>()), enqueue },
+    )
     const result = vi.fn()
     void submitContact(document, deps).then(result)
 
@@ -238,26 +388,48 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
     expect(result).not.toHaveBeenCalled()
     expect(enqueue.mock.calls[0]?.[1]?.aborted).toBe(false)
     await vi.advanceTimersByTimeAsync(1)
-    expect(result).toHaveBeenCalledWith({ kind: 'failed', message: submitToasts.notSaved, detail: expect.stringContaining(`${QUEUE_TIMEOUT_MS}`) })
+    expect(result).toHaveBeenCalledWith({
+      kind: 'failed',
+      message: submitToasts.notSaved,
+      detail: expect.stringContaining(`${QUEUE_TIMEOUT_MS}`),
+    })
     expect(enqueue.mock.calls[0]?.[1]?.aborted).toBe(true)
     expect(vi.getTimerCount()).toBe(0)
   })
 
   it('gives queuing its own time when the answer came just before the deadline, and bounds it offline too', async () => {
     vi.useFakeTimers()
-    const late = dependencies({ kind: 'delivered' }, {
-      send: vi.fn(() => new Promise<SendOutcome>((resolve) => setTimeout(() => resolve({ kind: 'no-answer', reason: 'noAnswer', detail: 'HTTP 504' }), SUBMIT_DEADLINE_MS - 1))),
-      enqueue: vi.fn(() => new Promise<void>((resolve) => setTimeout(resolve, QUEUE_TIMEOUT_MS - 1))),
-    })
+    const late = dependencies(
+      { kind: 'delivered' },
+      {
+        send: vi.fn(
+          () =>
+            new Promise<SendOutcome>((resolve) =>
+              setTimeout(
+                () => resolve({ kind: 'no-answer', reason: 'noAnswer', detail: 'HTTP 504' }),
+                SUBMIT_DEADLINE_MS - 1,
+              ),
+            ),
+        ),
+        enqueue: vi.fn(
+          () => new Promise<void>((resolve) => setTimeout(resolve, QUEUE_TIMEOUT_MS - 1)),
+        ),
+      },
+    )
     const result = vi.fn()
     void submitContact(document, late).then(result)
     await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS + QUEUE_TIMEOUT_MS)
     expect(result).toHaveBeenCalledWith({ kind: 'queued' })
 
-    const offline = dependencies({ kind: 'delivered' }, { isOnline: () => false, enqueue: vi.fn(() => stalled<void>()) })
+    const offline = dependencies(
+      { kind: 'delivered' },
+      { isOnline: () => false, enqueue: vi.fn(() => stalled<void>()) },
+    )
     const offlineResult = vi.fn()
     void submitContact(document, offline).then(offlineResult)
     await vi.advanceTimersByTimeAsync(QUEUE_TIMEOUT_MS)
-    expect(offlineResult).toHaveBeenCalledWith(expect.objectContaining({ kind: 'failed', message: submitToasts.notSaved }))
+    expect(offlineResult).toHaveBeenCalledWith(
+      expect.objectContaining({ kind: 'failed', message: submitToasts.notSaved }),
+    )
   })
 })

@@ -10,9 +10,7 @@ import type { SendSealed } from './send-to-supabase'
  * - failed: not sealed, refused, a server error, or nowhere to store it. Values stay in the form.
  */
 export type SubmitResult =
-  | { kind: 'sent' }
-  | { kind: 'queued' }
-  | { kind: 'failed'; message: string; detail: unknown }
+  { kind: 'sent' } | { kind: 'queued' } | { kind: 'failed'; message: string; detail: unknown }
 
 export type SubmitDependencies = {
   /** Loads the sealer ahead of need; called when the visitor first focuses or types in the form. */
@@ -86,12 +84,19 @@ export async function submitContact(
       row = await deadline.race(deps.seal(document))
     } catch (error) {
       // A SealingError's message is a whole sentence meant for the visitor; anything else is ours.
-      const message = error instanceof Error && error.name === 'SealingError' ? error.message : submitToasts.notSealed
+      const message =
+        error instanceof Error && error.name === 'SealingError'
+          ? error.message
+          : submitToasts.notSealed
       return { kind: 'failed', message, detail: error }
     }
     // A seal that finishes later is never used: this press of Send has ended.
     if (row === TIMED_OUT) {
-      return { kind: 'failed', message: submitToasts.notSealedInTime, detail: `not sealed within ${SUBMIT_DEADLINE_MS} ms` }
+      return {
+        kind: 'failed',
+        message: submitToasts.notSealedInTime,
+        detail: `not sealed within ${SUBMIT_DEADLINE_MS} ms`,
+      }
     }
     onSealed?.()
     if (!deps.isOnline()) return await queue(row, deps)
@@ -126,7 +131,11 @@ async function queue(row: SealedRow, { enqueue }: SubmitDependencies): Promise<S
     // The outbox's code did not load in time: keep the values rather than leave the visitor
     // waiting, and tell the outbox not to store the row after all.
     stop.abort()
-    return { kind: 'failed', message: submitToasts.notSaved, detail: `not stored within ${QUEUE_TIMEOUT_MS} ms` }
+    return {
+      kind: 'failed',
+      message: submitToasts.notSaved,
+      detail: `not stored within ${QUEUE_TIMEOUT_MS} ms`,
+    }
   } catch (error) {
     // No network and no storage (private mode, quota): the values stay in the form instead.
     return { kind: 'failed', message: submitToasts.notSaved, detail: error }

@@ -24,17 +24,24 @@ type Enqueue = (row: SealedRow, from: Pick<OutboxRecord, 'queued_at' | 'state'>)
 export async function migrateLegacyOutbox(enqueue: Enqueue): Promise<void> {
   const db = await openDB(LEGACY_DB_NAME)
   try {
-    const values: unknown[] = db.objectStoreNames.contains(LEGACY_STORE) ? await db.getAll(LEGACY_STORE) : []
+    const values: unknown[] = db.objectStoreNames.contains(LEGACY_STORE)
+      ? await db.getAll(LEGACY_STORE)
+      : []
     if (values.length > 0) {
       const { sealSubmission } = await loadSealer()
       for (const value of values) {
-        const legacy = value as { submission?: Record<string, unknown>; queuedAt?: unknown; state?: unknown }
+        const legacy = value as {
+          submission?: Record<string, unknown>
+          queuedAt?: unknown
+          state?: unknown
+        }
         const fields = contactSubmissionSchema.safeParse(legacy.submission)
         const id = legacy.submission?.id
         if (!fields.success || typeof id !== 'string') continue
         const queuedAt = typeof legacy.queuedAt === 'string' ? Date.parse(legacy.queuedAt) : NaN
         const now = Number.isFinite(queuedAt) ? queuedAt : Date.now()
-        const userAgent = typeof legacy.submission?.user_agent === 'string' ? legacy.submission.user_agent : ''
+        const userAgent =
+          typeof legacy.submission?.user_agent === 'string' ? legacy.submission.user_agent : ''
         const row = await sealSubmission(
           buildDocument(fields.data, { id, now, userAgent }),
           siteEnv.submissionKeys?.recipients ?? [],

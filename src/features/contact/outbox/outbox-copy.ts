@@ -7,7 +7,8 @@
 export const outboxCopy = {
   offline: 'Offline: messages you send wait on this device',
   waiting: (count: number) => `${count} ${count === 1 ? 'message' : 'messages'} waiting to send`,
-  notDelivered: (count: number) => `${count} ${count === 1 ? 'message was' : 'messages were'} not delivered`,
+  notDelivered: (count: number) =>
+    `${count} ${count === 1 ? 'message was' : 'messages were'} not delivered`,
   reviewTitle: 'Messages not sent',
   reviewIntro:
     'Our server refused these messages. They are kept on this device, encrypted, so they cannot be edited here: send them again as they are, or discard them and write a new one.',
@@ -22,5 +23,8 @@ export const outboxCopy = {
 export function formatQueuedAt(iso: string, now = new Date()): string {
   const at = new Date(iso)
   const sameDay = at.toDateString() === now.toDateString()
-  return at.toLocaleString(undefined, sameDay ? { timeStyle: 'short' } : { dateStyle: 'medium', timeStyle: 'short' })
+  return at.toLocaleString(
+    undefined,
+    sameDay ? { timeStyle: 'short' } : { dateStyle: 'medium', timeStyle: 'short' },
+  )
 }

@@ -149,7 +149,13 @@ test('a damaged record among good ones: the good ones still go, the damaged one 
 
 test('a record with no state, or one this version does not know, is damaged: marked, and counted alike everywhere', async () => {
   await putRaw({ ...ADA, queued_at: '2025-03-01T08:59:00.000Z', attempts: 0, next_attempt_at: T0 })
-  await putRaw({ ...BOB, queued_at: '2025-03-01T08:59:30.000Z', state: 'sending', attempts: 0, next_attempt_at: T0 })
+  await putRaw({
+    ...BOB,
+    queued_at: '2025-03-01T08:59:30.000Z',
+    state: 'sending',
+    attempts: 0,
+    next_attempt_at: T0,
+  })
   clock = T0 + 10
   const { send, sent } = scriptedSend({})
 
@@ -162,7 +168,10 @@ test('a record with no state, or one this version does not know, is damaged: mar
   ])
   expect(result.counts).toStrictEqual({ pending: 0, needsAttention: 2 })
   expect(await store.counts()).toStrictEqual(result.counts)
-  expect((await store.list()).map((record) => record.state)).toStrictEqual(['needs-attention', 'needs-attention'])
+  expect((await store.list()).map((record) => record.state)).toStrictEqual([
+    'needs-attention',
+    'needs-attention',
+  ])
 })
 
 test('a damaged record discarded by the visitor during the round is not reported', async () => {

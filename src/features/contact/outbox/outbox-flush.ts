@@ -17,7 +17,9 @@ export const outboxRecordSchema = z.object({
   sealed: z
     .string()
     .max(256 * 1024)
-    .regex(/^-----BEGIN AGE ENCRYPTED FILE-----\r?\n[\s\S]+\r?\n-----END AGE ENCRYPTED FILE-----\r?\n?$/),
+    .regex(
+      /^-----BEGIN AGE ENCRYPTED FILE-----\r?\n[\s\S]+\r?\n-----END AGE ENCRYPTED FILE-----\r?\n?$/,
+    ),
   queued_at: z.iso.datetime(),
   attempts: z.int().nonnegative(),
   next_attempt_at: z.number(),
@@ -63,7 +65,12 @@ export async function flushOutbox(deps: FlushDeps): Promise<FlushResult> {
   return { delivered: [], refused: [], counts, nextAttemptAt: null, skipped: true }
 }
 
-async function flushRound({ store, send, now, ignoreSchedule = false }: FlushDeps): Promise<FlushResult> {
+async function flushRound({
+  store,
+  send,
+  now,
+  ignoreSchedule = false,
+}: FlushDeps): Promise<FlushResult> {
   const delivered: OutboxRecord[] = []
   const refused: RefusedRecord[] = []
   const startedAt = now()
@@ -94,7 +101,9 @@ async function flushRound({ store, send, now, ignoreSchedule = false }: FlushDep
     const attempts = record.attempts + 1
     const message = failureMessages[outcome.reason]
     if (outcome.kind === 'refused') {
-      if (await store.mark(record.id, { state: 'needs-attention', attempts, last_error: message })) {
+      if (
+        await store.mark(record.id, { state: 'needs-attention', attempts, last_error: message })
+      ) {
         refused.push({ record, message, detail: outcome.detail })
       }
       continue
@@ -116,14 +125,19 @@ async function flushRound({ store, send, now, ignoreSchedule = false }: FlushDep
     delivered,
     refused,
     counts: { pending: pending.length, needsAttention: remaining.length - pending.length },
-    nextAttemptAt: pending.length ? (stoppedUntil ?? Math.min(...pending.map((record) => record.next_attempt_at))) : null,
+    nextAttemptAt: pending.length
+      ? (stoppedUntil ?? Math.min(...pending.map((record) => record.next_attempt_at)))
+      : null,
     skipped: false,
   }
 }
 
 // A send function answers with an outcome; if it throws anyway, keep the record and retry as if
 // there were no answer, rather than lose it or stop flushing for good.
-async function sendOnce(send: SendSealed, { id, key_id, sealed }: OutboxRecord): Promise<SendOutcome> {
+async function sendOnce(
+  send: SendSealed,
+  { id, key_id, sealed }: OutboxRecord,
+): Promise<SendOutcome> {
   try {
     return await send({ id, key_id, sealed })
   } catch (error) {

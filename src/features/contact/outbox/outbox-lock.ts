@@ -12,7 +12,10 @@ const pageMutexes = new Map<string, WithLock>()
  * `navigator.locks` is missing (no secure context, tests) it falls back to a mutex for this page;
  * tabs are then not coordinated, and the database's 409 on a replayed id keeps that harmless.
  */
-export function outboxLock(name: string, locks: LockManager | null = globalThis.navigator?.locks ?? null): WithLock {
+export function outboxLock(
+  name: string,
+  locks: LockManager | null = globalThis.navigator?.locks ?? null,
+): WithLock {
   if (locks) {
     return (fn) => locks.request(name, { ifAvailable: true }, (lock) => (lock ? fn() : undefined))
   }

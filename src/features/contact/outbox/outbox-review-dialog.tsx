@@ -3,7 +3,8 @@ import { formatQueuedAt, outboxCopy } from './outbox-copy'
 import type { OutboxRecord } from './outbox-store'
 import { outbox, useOutbox } from './use-outbox'
 
-const buttonClasses = 'inline-flex min-h-10 items-center rounded-full px-4 py-2 text-sm font-semibold'
+const buttonClasses =
+  'inline-flex min-h-10 items-center rounded-full px-4 py-2 text-sm font-semibold'
 
 /**
  * Messages the backend refused. They are stored sealed, so they cannot be shown or edited: each
@@ -47,7 +48,9 @@ export function OutboxReviewDialog({ onClose }: { onClose: () => void }) {
         <ul className="mt-6 grid gap-4">
           {records?.map((record) => (
             <li key={record.id} className="rounded-xl border border-line bg-ink p-4">
-              <p className="font-semibold">{outboxCopy.queuedAt(formatQueuedAt(record.queued_at))}</p>
+              <p className="font-semibold">
+                {outboxCopy.queuedAt(formatQueuedAt(record.queued_at))}
+              </p>
               {record.last_error && <p className="mt-2 text-sm text-danger">{record.last_error}</p>}
               <div className="mt-4 flex flex-wrap gap-2">
                 <button
@@ -69,7 +72,11 @@ export function OutboxReviewDialog({ onClose }: { onClose: () => void }) {
           ))}
         </ul>
         <div className="mt-6 flex justify-end">
-          <button type="button" className={`${buttonClasses} border border-line`} onClick={() => dialogRef.current?.close()}>
+          <button
+            type="button"
+            className={`${buttonClasses} border border-line`}
+            onClick={() => dialogRef.current?.close()}
+          >
             {outboxCopy.close}
           </button>
         </div>

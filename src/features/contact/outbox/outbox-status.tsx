@@ -33,7 +33,11 @@ export function OutboxStatus() {
   const showing = statusLines || counts.needsAttention > 0
 
   return (
-    <div ref={strip} data-aside={typing || undefined} className={showing ? 'group status-strip' : 'fixed'}>
+    <div
+      ref={strip}
+      data-aside={typing || undefined}
+      className={showing ? 'group status-strip' : 'fixed'}
+    >
       <div role="status" className="flex flex-col items-start gap-2">
         {!online && (
           <span className={pillClasses}>

@@ -12,14 +12,35 @@ import { OUTBOX_DB_NAME, retryDelay } from './outbox-definitions'
 import { OUTBOX_STORE, openOutboxStore, type OutboxStore } from './outbox-store'
 
 const T0 = Date.parse('2025-03-01T09:00:00.000Z')
-const armor = (body: string) => `-----BEGIN AGE ENCRYPTED FILE-----\n${body}\n-----END AGE ENCRYPTED FILE-----\n`
-const ADA: SealedRow = { id: '0b6f1a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b', key_id: '0123456789abcdef', sealed: armor('YWdlLWVuY3J5cHRpb24ub3JnL3YxCi0+IFgyNTUxOQ') }
-const BOB: SealedRow = { id: '1c7a2b63-4d5e-4f60-9b0c-1d2e3f4a5b6c', key_id: '0123456789abcdef', sealed: armor('Ym9i') }
+const armor = (body: string) =>
+  `-----BEGIN AGE ENCRYPTED FILE-----\n${body}\n-----END AGE ENCRYPTED FILE-----\n`
+const ADA: SealedRow = {
+  id: '0b6f1a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
+  key_id: '0123456789abcdef',
+  sealed: armor('YWdlLWVuY3J5cHRpb24ub3JnL3YxCi0+IFgyNTUxOQ'),
+}
+const BOB: SealedRow = {
+  id: '1c7a2b63-4d5e-4f60-9b0c-1d2e3f4a5b6c',
+  key_id: '0123456789abcdef',
+  sealed: armor('Ym9i'),
+}
 
 const DELIVERED: SendOutcome = { kind: 'delivered' }
-const NO_ANSWER: SendOutcome = { kind: 'no-answer', reason: 'noAnswer', detail: 'HTTP 0: TypeError: Failed to fetch' }
-const SERVER_ERROR: SendOutcome = { kind: 'server-error', reason: 'serverError', detail: 'HTTP 500 XX000: boom' }
-const REFUSED: SendOutcome = { kind: 'refused', reason: 'staleKey', detail: 'HTTP 409 23503: key_id not registered' }
+const NO_ANSWER: SendOutcome = {
+  kind: 'no-answer',
+  reason: 'noAnswer',
+  detail: 'HTTP 0: TypeError: Failed to fetch',
+}
+const SERVER_ERROR: SendOutcome = {
+  kind: 'server-error',
+  reason: 'serverError',
+  detail: 'HTTP 500 XX000: boom',
+}
+const REFUSED: SendOutcome = {
+  kind: 'refused',
+  reason: 'staleKey',
+  detail: 'HTTP 409 23503: key_id not registered',
+}
 
 // Each test gets its own in-memory IndexedDB and its own clock.
 let factory: IDBFactory
@@ -58,7 +79,10 @@ function scriptedSend(script: Record<string, SendOutcome[]>) {
   return { send, sent }
 }
 
-const deps = (send: SendSealed, withLock: WithLock = outboxLock(`test-${Math.random()}`, null)): FlushDeps => ({
+const deps = (
+  send: SendSealed,
+  withLock: WithLock = outboxLock(`test-${Math.random()}`, null),
+): FlushDeps => ({
   store,
   send,
   now: () => clock,
@@ -124,7 +148,11 @@ test('a delivered row leaves at once; an answer lost after the insert is replaye
   clock += retryDelay(1)
   const second = await flushOutbox(deps(send))
 
-  expect(first).toMatchObject({ delivered: [], counts: { pending: 2, needsAttention: 0 }, nextAttemptAt: T0 + 1_000 })
+  expect(first).toMatchObject({
+    delivered: [],
+    counts: { pending: 2, needsAttention: 0 },
+    nextAttemptAt: T0 + 1_000,
+  })
   expect(second.delivered.map((record) => record.id)).toStrictEqual([ADA.id, BOB.id])
   expect(second).toMatchObject({ counts: { pending: 0, needsAttention: 0 }, nextAttemptAt: null })
   expect([...rows]).toStrictEqual([ADA.id, BOB.id])
@@ -146,7 +174,10 @@ test('no answer keeps the row with the backoff and stops the round', async () =>
     next_attempt_at: T0 + 10 + 1_000,
     last_error: failureMessages.noAnswer,
   })
-  expect(result).toMatchObject({ counts: { pending: 2, needsAttention: 0 }, nextAttemptAt: T0 + 10 + 1_000 })
+  expect(result).toMatchObject({
+    counts: { pending: 2, needsAttention: 0 },
+    nextAttemptAt: T0 + 10 + 1_000,
+  })
 })
 
 test('a server error keeps the row with one more attempt and the next backoff, and the round goes on', async () => {
@@ -160,7 +191,10 @@ test('a server error keeps the row with one more attempt and the next backoff, a
 
   expect(sent).toStrictEqual([ADA.id, BOB.id])
   expect(result).toMatchObject({ counts: { pending: 1 }, nextAttemptAt: T0 + 60_000 + 8_000 })
-  expect((await store.list())[0]).toMatchObject({ attempts: 4, last_error: failureMessages.serverError })
+  expect((await store.list())[0]).toMatchObject({
+    attempts: 4,
+    last_error: failureMessages.serverError,
+  })
 })
 
 test('a refused row needs attention with a human message, is reported once and never resent on its own', async () => {
@@ -173,21 +207,43 @@ test('a refused row needs attention with a human message, is reported once and n
 
   expect(sent).toStrictEqual([ADA.id])
   expect(result.refused).toStrictEqual([
-    { record: expect.objectContaining({ id: ADA.id }), message: failureMessages.staleKey, detail: REFUSED.detail },
+    {
+      record: expect.objectContaining({ id: ADA.id }),
+      message: failureMessages.staleKey,
+      detail: REFUSED.detail,
+    },
   ])
-  expect(later).toMatchObject({ refused: [], counts: { pending: 0, needsAttention: 1 }, nextAttemptAt: null })
-  expect((await store.list())[0]).toMatchObject({ state: 'needs-attention', last_error: failureMessages.staleKey })
+  expect(later).toMatchObject({
+    refused: [],
+    counts: { pending: 0, needsAttention: 1 },
+    nextAttemptAt: null,
+  })
+  expect((await store.list())[0]).toMatchObject({
+    state: 'needs-attention',
+    last_error: failureMessages.staleKey,
+  })
 })
 
 test('a stored record that is not a well-formed sealed row (plaintext, another version) is never sent', async () => {
-  await putRaw({ ...ADA, v: 2, queued_at: '2025-03-01T08:00:00.000Z', attempts: 0, next_attempt_at: 0, state: 'pending', last_error: null })
+  await putRaw({
+    ...ADA,
+    v: 2,
+    queued_at: '2025-03-01T08:00:00.000Z',
+    attempts: 0,
+    next_attempt_at: 0,
+    state: 'pending',
+    last_error: null,
+  })
   await putRaw({ id: BOB.id, name: 'Bob', message: 'plaintext', state: 'pending' })
   const { send, sent } = scriptedSend({})
 
   const result = await flushOutbox(deps(send))
 
   expect(sent).toStrictEqual([])
-  expect(result.refused.map((refused) => refused.message)).toStrictEqual([failureMessages.damaged, failureMessages.damaged])
+  expect(result.refused.map((refused) => refused.message)).toStrictEqual([
+    failureMessages.damaged,
+    failureMessages.damaged,
+  ])
   expect(result.counts).toStrictEqual({ pending: 0, needsAttention: 2 })
 })
 
@@ -226,7 +282,10 @@ test('two flushes at once, or one while another tab holds the Web Lock, send eac
   await store.enqueue(BOB, T0)
   const locks = fakeLockManager()
   let otherTabDone = () => {}
-  const otherTab = outboxLock('tabs', locks)(() => new Promise<void>((resolve) => (otherTabDone = resolve)))
+  const otherTab = outboxLock(
+    'tabs',
+    locks,
+  )(() => new Promise<void>((resolve) => (otherTabDone = resolve)))
   const blocked = await flushOutbox(deps(send, outboxLock('tabs', locks)))
   otherTabDone()
   await otherTab
@@ -243,7 +302,10 @@ test('a send that throws is treated like no answer', async () => {
   const result = await flushOutbox(deps(send))
 
   expect(result).toMatchObject({ counts: { pending: 1 }, nextAttemptAt: T0 + 1_000 })
-  expect((await store.list())[0]).toMatchObject({ attempts: 1, last_error: failureMessages.noAnswer })
+  expect((await store.list())[0]).toMatchObject({
+    attempts: 1,
+    last_error: failureMessages.noAnswer,
+  })
 })
 
 test('a row the visitor discards while it is being sent is not reported as refused', async () => {

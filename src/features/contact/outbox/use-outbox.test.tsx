@@ -14,9 +14,18 @@ import { outboxCopy } from './outbox-copy'
  * the network faked: what the visitor is told when the backend refuses queued messages.
  */
 
-const armor = (body: string) => `-----BEGIN AGE ENCRYPTED FILE-----\n${body}\n-----END AGE ENCRYPTED FILE-----\n`
-const ADA: SealedRow = { id: '0b6f1a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b', key_id: '0123456789abcdef', sealed: armor('YWRh') }
-const BOB: SealedRow = { id: '1c7a2b63-4d5e-4f60-9b0c-1d2e3f4a5b6c', key_id: '0123456789abcdef', sealed: armor('Ym9i') }
+const armor = (body: string) =>
+  `-----BEGIN AGE ENCRYPTED FILE-----\n${body}\n-----END AGE ENCRYPTED FILE-----\n`
+const ADA: SealedRow = {
+  id: '0b6f1a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
+  key_id: '0123456789abcdef',
+  sealed: armor('YWRh'),
+}
+const BOB: SealedRow = {
+  id: '1c7a2b63-4d5e-4f60-9b0c-1d2e3f4a5b6c',
+  key_id: '0123456789abcdef',
+  sealed: armor('Ym9i'),
+}
 const REFUSED_DETAIL = 'HTTP 409 23503: key_id not registered'
 const REFUSED: SendOutcome = { kind: 'refused', reason: 'staleKey', detail: REFUSED_DETAIL }
 
@@ -30,7 +39,10 @@ let online = true
 /** A fresh owner (its state is per page) on a fresh database, sharing the toast queue it uses. */
 async function page() {
   vi.resetModules()
-  const [{ outbox, useOutbox }, toasts] = await Promise.all([import('./use-outbox'), import('../../../components/toast/toast-store')])
+  const [{ outbox, useOutbox }, toasts] = await Promise.all([
+    import('./use-outbox'),
+    import('../../../components/toast/toast-store'),
+  ])
   const refusals = () =>
     toasts.getToasts().filter((toast) => toast.open && toast.title === submitToasts.failed.title)
   return { outbox, start: () => renderHook(() => useOutbox()), refusals }
@@ -67,7 +79,10 @@ test('several queued messages refused in one round all reach the visitor: one to
     description: submitToasts.queuedRefusedSeveral(2, outboxCopy.notDelivered(2)),
   })
   expect(console.error).toHaveBeenCalledTimes(2)
-  expect(console.error).toHaveBeenCalledWith('A queued contact message was refused:', REFUSED_DETAIL)
+  expect(console.error).toHaveBeenCalledWith(
+    'A queued contact message was refused:',
+    REFUSED_DETAIL,
+  )
 })
 
 test('refusals in separate rounds each keep their own toast, naming the message by its time and saying why', async () => {
@@ -93,7 +108,7 @@ test('news of the same message replaces its older toast: a resend refused again 
   expect(refusals()).toHaveLength(1)
 })
 
-test('a row the form gave up on (its signal aborted) is not stored, so nothing is sent behind the visitor\'s back', async () => {
+test("a row the form gave up on (its signal aborted) is not stored, so nothing is sent behind the visitor's back", async () => {
   const { outbox } = await page()
   const gaveUp = new AbortController()
   gaveUp.abort()

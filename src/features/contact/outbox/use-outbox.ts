@@ -3,7 +3,14 @@ import { showToast } from '../../../components/toast/toast-store'
 import type { SealedRow } from '../../../lib/database-types'
 import type { FlushResult } from './outbox-flush'
 import { formatQueuedAt, outboxCopy } from './outbox-copy'
-import { existingDatabases, NO_COUNTS, OUTBOX_DB_NAME, retryDelay, RETRY_CAP_MS, type OutboxCounts } from './outbox-definitions'
+import {
+  existingDatabases,
+  NO_COUNTS,
+  OUTBOX_DB_NAME,
+  retryDelay,
+  RETRY_CAP_MS,
+  type OutboxCounts,
+} from './outbox-definitions'
 import type { OutboxRecord, OutboxStore } from './outbox-store'
 
 type SubmitToasts = typeof import('../contact-copy').submitToasts
@@ -57,7 +64,10 @@ async function withStore<T>(use: (opened: OutboxStore) => Promise<T>): Promise<T
   } catch {
     if (store === current) {
       store = null
-      void current.then((opened) => opened.close(), () => {})
+      void current.then(
+        (opened) => opened.close(),
+        () => {},
+      )
     }
     return use(await open())
   }
@@ -65,7 +75,8 @@ async function withStore<T>(use: (opened: OutboxStore) => Promise<T>): Promise<T
 
 function schedule(at: number | null): void {
   clearTimeout(retryTimer)
-  retryTimer = at === null ? undefined : setTimeout(() => void flush(), Math.max(0, at - Date.now()))
+  retryTimer =
+    at === null ? undefined : setTimeout(() => void flush(), Math.max(0, at - Date.now()))
 }
 
 async function flush(options: { ignoreSchedule?: boolean } = {}): Promise<void> {
@@ -84,12 +95,15 @@ async function flush(options: { ignoreSchedule?: boolean } = {}): Promise<void> 
     ])
     submitToasts = copy.submitToasts
     const withLock = outboxLock(LOCK_NAME)
-    result = await withStore((opened) => flushOutbox({ store: opened, send: sendSealed, now: Date.now, withLock, ...options }))
+    result = await withStore((opened) =>
+      flushOutbox({ store: opened, send: sendSealed, now: Date.now, withLock, ...options }),
+    )
     failedLoads = 0
   } catch (error) {
     // Phones fire `online` before the network works, so the outbox code may not load yet (a
     // TypeError): try again on the backoff while anything waits.
-    if (!(error instanceof TypeError)) console.error('The contact outbox could not be flushed:', error)
+    if (!(error instanceof TypeError))
+      console.error('The contact outbox could not be flushed:', error)
     failedLoads += 1
     if (snapshot.counts.pending > 0) schedule(Date.now() + retryDelay(failedLoads))
     return
@@ -121,7 +135,10 @@ function announceRefused({ refused, counts }: FlushResult, submitToasts: SubmitT
     description:
       refused.length === 1
         ? submitToasts.queuedRefused(formatQueuedAt(first.record.queued_at), first.message)
-        : submitToasts.queuedRefusedSeveral(refused.length, outboxCopy.notDelivered(counts.needsAttention)),
+        : submitToasts.queuedRefusedSeveral(
+            refused.length,
+            outboxCopy.notDelivered(counts.needsAttention),
+          ),
     variant: 'destructive',
     group: `outbox-refused:${refused.map(({ record }) => record.id).join(',')}`,
   })
@@ -136,7 +153,9 @@ async function refresh(): Promise<void> {
     // Once: plaintext rows of the release before sealing are sealed and moved (legacy-outbox.ts).
     await import('./legacy-outbox')
       .then(({ migrateLegacyOutbox }) =>
-        migrateLegacyOutbox((row, from) => withStore((opened) => opened.enqueue(row, Date.now(), from))),
+        migrateLegacyOutbox((row, from) =>
+          withStore((opened) => opened.enqueue(row, Date.now(), from)),
+        ),
       )
       .catch(report)
   } else if (names && !names.has(OUTBOX_DB_NAME)) return // never queued anything: create nothing
@@ -153,7 +172,8 @@ function start(): () => void {
   if (users > 1) return stop
   const onConnection = () => update({ online: navigator.onLine })
   const onOnline = () => void flush({ ignoreSchedule: true })
-  const onVisible = () => (document.visibilityState === 'visible' ? void refresh().catch(report) : undefined)
+  const onVisible = () =>
+    document.visibilityState === 'visible' ? void refresh().catch(report) : undefined
   onConnection()
   if (typeof BroadcastChannel !== 'undefined') {
     channel = new BroadcastChannel(CHANNEL_NAME)
@@ -216,7 +236,12 @@ export const outbox = {
   async resend(id: string): Promise<void> {
     publish(
       await withStore(async (opened) => {
-        await opened.mark(id, { state: 'pending', attempts: 0, next_attempt_at: Date.now(), last_error: null })
+        await opened.mark(id, {
+          state: 'pending',
+          attempts: 0,
+          next_attempt_at: Date.now(),
+          last_error: null,
+        })
         return opened.counts()
       }),
     )
