@@ -7,8 +7,14 @@ import { hostFilesPlugin } from './src/build/host-files-plugin.ts'
 import { prerenderPlugin, PRERENDER_BUNDLE_DIR } from './src/build/prerender-plugin.ts'
 import { previewPlugin } from './src/build/preview-plugin.ts'
 import { pwaOptions } from './src/build/pwa-options.ts'
-import { keySetId } from './src/features/contact/sealing/seal-submission.ts'
-import { assertRecipientsFor, parseSiteEnv, parseSubmissionRecipients } from './src/lib/env.ts'
+import {
+  assertRecipientsFor,
+  parseSiteEnv,
+  parseSubmissionRecipients,
+  submissionKeysFor,
+  type SiteEnv,
+  type SubmissionKeys,
+} from './src/lib/env.ts'
 import { ensureDevIdentity } from './supabase/local/dev-identity.ts'
 
 type Env = Record<string, string>
@@ -18,20 +24,19 @@ type Env = Record<string, string>
  * Supabase URL is local, the local backend's development identity (created on first use, under
  * LOCAL_BACKEND_DIR or .local-backend/), so `npm start` needs no setup. A hosted URL with no
  * recipients stops the build. Unit tests (mode "test") get only what is set: no key is created.
- * The key_id is derived here, once, by the same function the browser uses.
+ * The key_id is derived here, once, by the contract's own function.
  */
-async function withSubmissionKeys(env: Env, mode: string): Promise<Env> {
+async function resolveSubmissionKeys(
+  env: Env,
+  supabaseUrl: string,
+  mode: string,
+): Promise<SubmissionKeys | null> {
   let recipients = parseSubmissionRecipients(env)
   if (mode !== 'test') {
-    const { supabaseUrl } = parseSiteEnv({ ...env, VITE_SUBMISSION_RECIPIENTS: '' })
     assertRecipientsFor(supabaseUrl, recipients)
     if (recipients.length === 0) recipients = [(await ensureDevIdentity()).recipient]
   }
-  return {
-    ...env,
-    VITE_SUBMISSION_RECIPIENTS: recipients.join(','),
-    VITE_SUBMISSION_KEY_ID: recipients.length > 0 ? await keySetId(recipients) : '',
-  }
+  return submissionKeysFor(recipients)
 }
 
 /**
@@ -46,10 +51,13 @@ const frameworkChunk = {
 }
 
 export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
-  const loaded = loadEnv(mode, process.cwd(), 'VITE_')
-  // `vite preview` serves a finished build: no keys to resolve (and none to create).
-  const env = isPreview ? loaded : await withSubmissionKeys(loaded, mode)
-  const siteEnv = parseSiteEnv(env)
+  const env = loadEnv(mode, process.cwd(), 'VITE_')
+  const settings = parseSiteEnv(env)
+  const siteEnv: SiteEnv = {
+    ...settings,
+    // `vite preview` serves a finished build: no keys to resolve (and none to create).
+    submissionKeys: isPreview ? null : await resolveSubmissionKeys(env, settings.supabaseUrl, mode),
+  }
   return {
     plugins: [
       react(),

@@ -18,7 +18,9 @@ const nodeFiles = [
 ]
 
 /**
- * Layers point down (STYLE.md): app → pages → features → components → content, config, lib.
+ * Layers point down (STYLE.md): app → pages → features → components → content, config, lib →
+ * shared (what the site, the staff inbox and the Node tools all use: the sealed submission's
+ * contract, the database types).
  * Each entry forbids a layer's files to import the layers above it, so an upward import fails the
  * lint (and with it `npm test`).
  */
@@ -29,6 +31,10 @@ const layers = [
   {
     files: ['src/content/**', 'src/config/**', 'src/lib/**'],
     above: ['app', 'pages', 'features', 'components'],
+  },
+  {
+    files: ['src/shared/**'],
+    above: ['app', 'pages', 'features', 'components', 'content', 'config', 'lib'],
   },
 ]
 

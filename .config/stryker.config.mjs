@@ -115,8 +115,11 @@ export const EQUIVALENT_MUTANTS = [
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   mutate: [
-    // The submission path: validate → seal → send or queue → flush later.
-    'src/features/contact/contact-schema.ts',
+    // The submission path: validate → seal → send or queue → flush later, and the sealed
+    // submission's contract it writes.
+    'src/shared/submission/fields.ts',
+    'src/shared/submission/sealed-document.ts',
+    'src/shared/submission/sealed-row.ts',
     'src/features/contact/submit-contact.ts',
     'src/features/contact/send-to-supabase.ts',
     'src/features/contact/sealing/seal-submission.ts',
@@ -126,8 +129,6 @@ export default {
     'src/features/contact/outbox/outbox-store.ts',
     'src/features/contact/outbox/outbox-flush.ts',
     'src/features/contact/outbox/outbox-lock.ts',
-    // The one-time move of the release-before-sealing's plaintext queue (remove with that module).
-    'src/features/contact/outbox/legacy-outbox.ts',
   ],
   testRunner: 'vitest',
   vitest: { configFile: '.config/vitest.mutation.config.ts', related: true },

@@ -2,13 +2,16 @@
 import { readFile } from 'node:fs/promises'
 import { generateIdentity, identityToRecipient } from 'age-encryption'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BUDGET_VALUES, LIMITS, PROJECT_TYPE_VALUES } from '../src/features/contact/contact-fields'
-import { contactSubmissionSchema } from '../src/features/contact/contact-schema'
+import { sealSubmission } from '../src/features/contact/sealing/seal-submission'
 import {
-  keySetId,
-  sealSubmission,
-  type SubmissionDocument,
-} from '../src/features/contact/sealing/seal-submission'
+  BUDGET_VALUES,
+  LIMITS,
+  PROJECT_TYPE_VALUES,
+  submissionFieldsSchema,
+} from '../src/shared/submission/fields'
+import { buildDocument, type SubmissionDocument } from '../src/shared/submission/sealed-document'
+import { isAgeArmor, keySetId } from '../src/shared/submission/sealed-row'
+import { armorSamples } from '../src/shared/submission/submission-test-fixtures'
 import { asPgError, openPgliteDatabase, type Database } from './local/database'
 import { listMigrations, migrate } from './local/migrations'
 
@@ -45,19 +48,10 @@ const CONTROL = '\u0001'
 const longest = (values: readonly string[]) =>
   values.reduce((a, b) => (b.length > a.length ? b : a))
 
-/** A document the form can produce, built from what the zod schema accepts. */
+/** A document the form can produce, built as the form builds it from what the schema accepts. */
 function documentFrom(input: Record<string, unknown>, userAgent = 'vitest'): SubmissionDocument {
-  const fields = contactSubmissionSchema.parse({ project_type: null, budget: null, ...input })
-  return {
-    id: crypto.randomUUID(),
-    name: fields.name,
-    contact: fields.contact,
-    project_type: fields.project_type,
-    budget: fields.budget,
-    message: fields.message,
-    user_agent: userAgent.slice(0, LIMITS.userAgent),
-    submitted_at: new Date().toISOString(),
-  }
+  const fields = submissionFieldsSchema.parse({ project_type: null, budget: null, ...input })
+  return buildDocument(fields, { id: crypto.randomUUID(), now: Date.now(), userAgent })
 }
 
 /** The largest document the schema accepts: every field at its limit, every character escaped. */
@@ -165,6 +159,17 @@ describe('whatever the browser seals, the database accepts from anon', () => {
     expect(await keySetId([...keyRecipients].reverse())).toBe(keyId)
   })
 
+  it("the contract's armor check and the database's give the same verdict on every sample", async () => {
+    const samples = await armorSamples(keyRecipients[0] ?? '')
+    for (const [name, { armor, valid }] of Object.entries(samples)) {
+      const [row] = await db.query<{ valid: boolean }>('select private.is_age_armor($1) as valid', [
+        armor,
+      ])
+      expect(row?.valid, name).toBe(valid)
+      expect(isAgeArmor(armor), name).toBe(valid)
+    }
+  })
+
   it('every edge case the schema accepts is accepted once sealed', async () => {
     const whitespace = [' ', '\t', '\n', '\u00a0', '\u2028', '\u3000', '\ufeff']
     const texts = (limit: number) => [
@@ -193,7 +198,7 @@ describe('whatever the browser seals, the database accepts from anon', () => {
     ]
     let accepted = 0
     for (const input of inputs) {
-      if (!contactSubmissionSchema.safeParse(input).success) continue
+      if (!submissionFieldsSchema.safeParse(input).success) continue
       accepted += 1
       const row = await sealSubmission(documentFrom(input), keyRecipients)
       expect(await insertAsAnon(row), JSON.stringify(input).slice(0, 80)).toBeNull()

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { keySetId } from '../shared/submission/sealed-row'
 import {
   ENV_DEFAULTS,
   EnvError,
@@ -7,6 +8,7 @@ import {
   isLocalSupabaseUrl,
   parseSiteEnv,
   parseSubmissionRecipients,
+  submissionKeysFor,
 } from './env'
 
 // Recipients generated once with age-encryption (their identities were thrown away).
@@ -24,7 +26,6 @@ describe('parseSiteEnv', () => {
       founderEmail: ENV_DEFAULTS.VITE_FOUNDER_EMAIL,
       supabaseUrl: 'http://127.0.0.1:54321',
       supabaseAnonKey: LOCAL_SUPABASE_ANON_KEY,
-      submissionKeys: null,
     })
   })
 
@@ -59,34 +60,21 @@ describe('parseSiteEnv', () => {
   it('refuses a founder email that is not an address', () => {
     expect(() => parseSiteEnv({ VITE_FOUNDER_EMAIL: 'founder' })).toThrow(/VITE_FOUNDER_EMAIL/)
   })
+})
 
-  it('reads the recipients and the key_id the build derived from them', () => {
-    const env = parseSiteEnv({
+describe('submissionKeysFor', () => {
+  it('gives the recipients, in order and once each, and the key_id of their set', async () => {
+    const recipients = parseSubmissionRecipients({
       VITE_SUBMISSION_RECIPIENTS: ` ${STAFF} ,${ESCROW},${STAFF},`,
-      VITE_SUBMISSION_KEY_ID: '0123456789abcdef',
     })
-    expect(env.submissionKeys).toEqual({ recipients: [STAFF, ESCROW], keyId: '0123456789abcdef' })
+    expect(await submissionKeysFor(recipients)).toEqual({
+      recipients: [STAFF, ESCROW],
+      keyId: await keySetId([ESCROW, STAFF]),
+    })
   })
 
-  it('refuses a recipient that is not even shaped like one', () => {
-    expect(() =>
-      parseSiteEnv({
-        VITE_SUBMISSION_RECIPIENTS: 'age1abc',
-        VITE_SUBMISSION_KEY_ID: '0123456789abcdef',
-      }),
-    ).toThrow(/VITE_SUBMISSION_RECIPIENTS/)
-  })
-
-  it('refuses recipients without a well-formed key_id, naming the variable', () => {
-    expect(() => parseSiteEnv({ VITE_SUBMISSION_RECIPIENTS: STAFF })).toThrow(
-      /VITE_SUBMISSION_KEY_ID/,
-    )
-    expect(() =>
-      parseSiteEnv({
-        VITE_SUBMISSION_RECIPIENTS: STAFF,
-        VITE_SUBMISSION_KEY_ID: 'ABCDEF0123456789',
-      }),
-    ).toThrow(/VITE_SUBMISSION_KEY_ID/)
+  it('is null without recipients: sealing then fails closed', async () => {
+    expect(await submissionKeysFor([])).toBeNull()
   })
 })
 

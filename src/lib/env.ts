@@ -1,3 +1,4 @@
+import { keySetId } from '../shared/submission/sealed-row.ts'
 import { isX25519Recipient } from './age-recipient.ts'
 
 /**
@@ -24,7 +25,7 @@ export type SiteEnv = {
 export type SubmissionKeys = {
   /** X25519 age recipients (`age1…`), in the order configured, without duplicates. */
   recipients: readonly [string, ...string[]]
-  /** The recipient set's key_id (CONTRACTS.md), derived at build time by vite.config.ts. */
+  /** The recipient set's key_id (src/shared/submission/README.md), derived at build time. */
   keyId: string
 }
 
@@ -46,8 +47,6 @@ export const ENV_DEFAULTS = {
   // Comma-separated age recipients. Unset: the local development identity, and only while
   // VITE_SUPABASE_URL is local (vite.config.ts); a build for a hosted Supabase stops instead.
   VITE_SUBMISSION_RECIPIENTS: '',
-  // Not for people to set: vite.config.ts derives it from the recipients.
-  VITE_SUBMISSION_KEY_ID: '',
 } as const
 
 type EnvName = keyof typeof ENV_DEFAULTS
@@ -87,14 +86,19 @@ function readEmail(raw: RawEnv, name: EnvName): string {
   return value
 }
 
-function listRecipients(raw: RawEnv, isValid: (entry: string) => boolean): string[] {
+/**
+ * The configured recipients, fully checked (bech32 checksum included), so a typo fails the build
+ * here instead of every visitor's submission later. vite.config.ts calls it; the pages get the
+ * parsed result (`__SITE_ENV__`), so the checksum code stays out of every page.
+ */
+export function parseSubmissionRecipients(raw: RawEnv): string[] {
   const name = 'VITE_SUBMISSION_RECIPIENTS'
   const entries = read(raw, name)
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '')
   for (const entry of entries) {
-    if (!isValid(entry)) {
+    if (!isX25519Recipient(entry)) {
       throw new EnvError(
         name,
         `must list X25519 age recipients (age1…, as age-keygen prints them), got "${entry}"`,
@@ -104,13 +108,13 @@ function listRecipients(raw: RawEnv, isValid: (entry: string) => boolean): strin
   return [...new Set(entries)]
 }
 
-/**
- * The configured recipients, fully checked (bech32 checksum included), so a typo fails the build
- * here instead of every visitor's submission later. vite.config.ts calls it; the pages get the
- * parsed result (`__SITE_ENV__`), so the checksum code stays out of every page.
- */
-export function parseSubmissionRecipients(raw: RawEnv): string[] {
-  return listRecipients(raw, isX25519Recipient)
+/** The keys a build seals to: the checked recipients and their set's key_id; null for none. */
+export async function submissionKeysFor(
+  recipients: readonly string[],
+): Promise<SubmissionKeys | null> {
+  const [first, ...rest] = recipients
+  if (first === undefined) return null
+  return { recipients: [first, ...rest], keyId: await keySetId(recipients) }
 }
 
 /** The local stand-in (or `supabase start`) rather than a hosted project. */
@@ -131,20 +135,10 @@ export function assertRecipientsFor(supabaseUrl: string, recipients: readonly st
   }
 }
 
-function parseSubmissionKeys(raw: RawEnv): SubmissionKeys | null {
-  const [first, ...rest] = listRecipients(raw, (entry) => /^age1[0-9a-z]{58}$/.test(entry))
-  if (first === undefined) return null
-  const keyId = read(raw, 'VITE_SUBMISSION_KEY_ID')
-  if (!/^[0-9a-f]{16}$/.test(keyId)) {
-    throw new EnvError(
-      'VITE_SUBMISSION_KEY_ID',
-      `must be the key_id vite.config.ts derives from VITE_SUBMISSION_RECIPIENTS, got "${keyId}"`,
-    )
-  }
-  return { recipients: [first, ...rest], keyId }
-}
+/** Everything but the keys, which vite.config.ts resolves (possibly to the development key). */
+export type SiteSettings = Omit<SiteEnv, 'submissionKeys'>
 
-export function parseSiteEnv(raw: RawEnv): SiteEnv {
+export function parseSiteEnv(raw: RawEnv): SiteSettings {
   return {
     agencyName: read(raw, 'VITE_AGENCY_NAME'),
     siteUrl: readUrl(raw, 'VITE_SITE_URL', ['https:', 'http:']),
@@ -153,7 +147,6 @@ export function parseSiteEnv(raw: RawEnv): SiteEnv {
     founderEmail: readEmail(raw, 'VITE_FOUNDER_EMAIL'),
     supabaseUrl: readUrl(raw, 'VITE_SUPABASE_URL', ['https:', 'http:']),
     supabaseAnonKey: read(raw, 'VITE_SUPABASE_ANON_KEY'),
-    submissionKeys: parseSubmissionKeys(raw),
   }
 }
 
@@ -165,8 +158,9 @@ export function parseSiteEnv(raw: RawEnv): SiteEnv {
 declare const __SITE_ENV__: SiteEnv | undefined
 
 // Outside Vite (Playwright specs import the content modules to know what to expect) there is no
-// `__SITE_ENV__` and `import.meta.env` is undefined: the defaults then apply, as for the build.
+// `__SITE_ENV__` and `import.meta.env` is undefined: the defaults then apply, as for the build, and
+// there are no keys (only the build resolves them).
 export const siteEnv: SiteEnv =
   typeof __SITE_ENV__ === 'undefined'
-    ? parseSiteEnv((import.meta.env as RawEnv | undefined) ?? {})
+    ? { ...parseSiteEnv((import.meta.env as RawEnv | undefined) ?? {}), submissionKeys: null }
     : __SITE_ENV__

@@ -57,7 +57,7 @@ export async function resolveConnection(env: NodeJS.ProcessEnv = process.env): P
   }
 }
 
-/** The local development identity the backend creates (CONTRACTS.md: <backend dir>/dev-identity.txt). */
+/** The local development identity the backend creates (<backend dir>/dev-identity.txt, dev-identity.ts). */
 export function defaultIdentityFile(env: NodeJS.ProcessEnv = process.env): string {
   // Computed here rather than taken from dev-identity.ts's DEV_IDENTITY_FILE so that `env` decides.
   return join(resolve(env.LOCAL_BACKEND_DIR?.trim() || DEFAULT_BACKEND_DIR), 'dev-identity.txt')

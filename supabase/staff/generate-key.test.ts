@@ -7,7 +7,7 @@ import { armor, Encrypter } from 'age-encryption'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { generateKey, nextSteps } from './generate-key'
 import { parseIdentities } from './identity-file'
-import { recipientSetId } from './key-id'
+import { keySetId } from '../../src/shared/submission/sealed-row'
 
 let dir: string
 beforeEach(async () => {
@@ -39,7 +39,7 @@ describe('generateKey', () => {
     expect(lines[2]).toMatch(/^AGE-SECRET-KEY-1[0-9A-Z]{58}$/)
     expect(lines[3]).toBe('')
     expect(key.recipient).toMatch(/^age1[02-9ac-hj-np-z]{58}$/)
-    expect(key.keyId).toBe(recipientSetId([key.recipient]))
+    expect(key.keyId).toBe(await keySetId([key.recipient]))
     expect((await stat(path)).mode & 0o777).toBe(0o600)
     expect((await parseIdentities(text, path)).recipients).toEqual([key.recipient])
   })

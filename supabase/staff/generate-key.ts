@@ -1,6 +1,6 @@
 import { generateX25519Identity, identityToRecipient } from 'age-encryption'
 import { formatIdentityFile, writeNewIdentityFile } from './identity-file'
-import { recipientSetId } from './key-id'
+import { keySetId } from '../../src/shared/submission/sealed-row'
 
 export type GeneratedKey = { path: string; recipient: string; keyId: string }
 
@@ -19,7 +19,7 @@ export async function generateKey(
   const contents = formatIdentityFile(identity, recipient, now)
   if (path === '-') pipe(contents)
   else await writeNewIdentityFile(path, contents)
-  return { path, recipient, keyId: recipientSetId([recipient]) }
+  return { path, recipient, keyId: await keySetId([recipient]) }
 }
 
 /** What to do next, with the values filled in, so nobody retypes a key by hand. */

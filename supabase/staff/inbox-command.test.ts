@@ -8,7 +8,7 @@ import { armor, Encrypter, generateX25519Identity, identityToRecipient } from 'a
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runInbox } from './inbox-command'
-import { recipientSetId } from './key-id'
+import { keySetId } from '../../src/shared/submission/sealed-row'
 import { createProjectDatabase, type ProjectDatabase, TEST_SERVER_URL } from './test-database'
 
 /**
@@ -109,7 +109,7 @@ beforeAll(async () => {
   ).rows
   staffKeyId = registered?.key_id ?? ''
   // The browser, the database and this command agree on a recipient set's id.
-  expect(staffKeyId).toBe(recipientSetId([staff.recipient]))
+  expect(staffKeyId).toBe(await keySetId([staff.recipient]))
 
   // Fixtures with chosen times and statuses: replica mode skips the insert triggers that would
   // stamp created_at and alert, as rows restored from a backup would.
@@ -245,7 +245,7 @@ describe('npm run inbox', () => {
     expect(failure?.message).toContain(`it was sealed to key_id ${staffKeyId}`)
     const otherRecipient = (await readFile(otherKeyFile, 'utf8')).match(/age1[0-9a-z]+/)?.[0] ?? ''
     expect(failure?.message).toContain(
-      `${otherRecipient} (key_id ${recipientSetId([otherRecipient])} alone)`,
+      `${otherRecipient} (key_id ${await keySetId([otherRecipient])} alone)`,
     )
     expect(failure?.message).not.toContain('AGE-SECRET-KEY')
   })

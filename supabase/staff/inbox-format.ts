@@ -1,6 +1,6 @@
 import type { Counts, ListedSubmission, StatusChange, StoredSubmission } from './inbox-store'
 import { RESPONSE_HOURS } from './inbox-store'
-import type { SealedDocument } from './open-sealed'
+import type { SealedDocument } from '../../src/shared/submission/sealed-document'
 
 /** What `npm run inbox` prints. Values a visitor typed only ever reach `formatSubmission`. */
 
@@ -78,10 +78,10 @@ export function visible(value: unknown, multiline = false): string {
   return result
 }
 
-type Fields = Pick<
-  SealedDocument,
-  'name' | 'contact' | 'project_type' | 'budget' | 'message' | 'user_agent'
-> & {
+/** A sealed document's fields, or a legacy row's plaintext columns (any text in the dropdowns). */
+type Fields = Pick<SealedDocument, 'name' | 'contact' | 'message' | 'user_agent'> & {
+  project_type: string | null
+  budget: string | null
   submitted_at?: string
 }
 

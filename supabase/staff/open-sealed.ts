@@ -1,23 +1,16 @@
 import { armor, Decrypter } from 'age-encryption'
+import {
+  DocumentError,
+  parseSealedDocument,
+  type SealedDocument,
+} from '../../src/shared/submission/sealed-document'
+import { keySetId } from '../../src/shared/submission/sealed-row'
 import type { Identities } from './identity-file'
-import { recipientSetId } from './key-id'
 
 /**
  * Opens a sealed submission: the armored age file the browser stored in `sealed`, holding the
- * JSON document of CONTRACTS.md ("Sealed submission").
+ * document of the sealed submission's contract (src/shared/submission/README.md).
  */
-
-export type SealedDocument = {
-  v: 1
-  id: string
-  name: string
-  contact: string
-  project_type: string | null
-  budget: string | null
-  message: string
-  user_agent: string
-  submitted_at: string
-}
 
 export class OpenSealedError extends Error {
   constructor(message: string) {
@@ -47,7 +40,7 @@ export async function openSealed(
     text = await decrypter.decrypt(binary, 'text')
   } catch (error) {
     if (error instanceof Error && error.message === NO_MATCH) {
-      throw new OpenSealedError(wrongIdentityMessage(row, identities, identitySource))
+      throw new OpenSealedError(await wrongIdentityMessage(row, identities, identitySource))
     }
     throw new OpenSealedError(
       `Row ${row.id} could not be decrypted (${error instanceof Error ? error.message : 'unknown error'}): the ciphertext is damaged.`,
@@ -56,13 +49,14 @@ export async function openSealed(
   return parseDocument(text, row.id)
 }
 
-function wrongIdentityMessage(
+async function wrongIdentityMessage(
   row: { id: string; key_id: string | null },
   identities: Identities,
   source: string,
-): string {
+): Promise<string> {
+  const keyIds = await Promise.all(identities.recipients.map((recipient) => keySetId([recipient])))
   const tried = identities.recipients
-    .map((recipient) => `${recipient} (key_id ${recipientSetId([recipient])} alone)`)
+    .map((recipient, index) => `${recipient} (key_id ${keyIds[index]} alone)`)
     .join(', ')
   return [
     `The identity in ${source} cannot open row ${row.id.slice(0, 8)}: it was sealed to key_id ${row.key_id ?? '(none recorded)'}.`,
@@ -72,30 +66,29 @@ function wrongIdentityMessage(
   ].join('\n')
 }
 
+const DOCUMENT_PROBLEMS: Record<DocumentError['problem'], string> = {
+  'not-json': 'its content is not the JSON document the form seals',
+  'unknown-version': 'its document has a version this command does not know; update this command',
+  invalid: 'its document does not follow the sealed submission contract',
+}
+
 function parseDocument(
   text: string,
   rowId: string,
 ): { document: SealedDocument; warnings: string[] } {
-  let value: unknown
+  let document: SealedDocument
   try {
-    value = JSON.parse(text)
-  } catch {
-    throw new OpenSealedError(
-      `Row ${rowId} decrypted, but its content is not the JSON document the form seals.`,
-    )
+    document = parseSealedDocument(text)
+  } catch (error) {
+    if (!(error instanceof DocumentError)) throw error
+    throw new OpenSealedError(`Row ${rowId} decrypted, but ${DOCUMENT_PROBLEMS[error.problem]}.`)
   }
-  if (typeof value !== 'object' || value === null || (value as { v?: unknown }).v !== 1) {
-    throw new OpenSealedError(
-      `Row ${rowId} decrypted, but its document has an unknown version; update this command.`,
-    )
-  }
-  const document = value as SealedDocument
   const warnings: string[] = []
   // The id inside the ciphertext is bound by the encryption; the row's id is not. A mismatch means
   // the ciphertext was copied from another submission (a replay), not written for this row.
   if (document.id !== rowId) {
     warnings.push(
-      `The sealed document names id ${String(document.id)}, not this row's ${rowId}: it was copied from another submission.`,
+      `The sealed document names id ${document.id}, not this row's ${rowId}: it was copied from another submission.`,
     )
   }
   return { document, warnings }

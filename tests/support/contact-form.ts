@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { expect, type Page } from '@playwright/test'
 import { formCopy } from '../../src/features/contact/contact-copy'
-import type { SealedRow } from '../../src/lib/database-types'
+import type { SealedRow } from '../../src/shared/database-types'
 
 /** What a visitor types and picks, under the submission's own field names. */
 export type ContactValues = {

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, it, vi } from 'vitest'
 import { resetToasts } from '../../components/toast/toast-store'
 import { formCopy } from './contact-copy'
 import { ContactForm } from './contact-form'
-import type { SubmissionDocument } from './sealing/seal-submission'
+import type { SubmissionDocument } from '../../shared/submission/sealed-document'
 import type { SubmitDependencies } from './submit-contact'
 
 function renderForm() {

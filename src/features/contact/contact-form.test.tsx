@@ -3,11 +3,15 @@ import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { getToasts, resetToasts } from '../../components/toast/toast-store'
-import type { SealedRow } from '../../lib/database-types'
-import { BUDGET_OPTIONS, PROJECT_TYPE_OPTIONS } from './contact-fields'
+import type { SealedRow } from '../../shared/database-types'
+import {
+  BUDGET_OPTIONS,
+  PROJECT_TYPE_OPTIONS,
+  submissionFieldsSchema,
+} from '../../shared/submission/fields'
 import { failureMessages, formCopy, REQUIRED_FIELDS_MESSAGE, submitToasts } from './contact-copy'
-import { ContactForm, STILL_SENDING_AFTER_MS } from './contact-form'
-import type { SubmissionDocument } from './sealing/seal-submission'
+import { ContactForm, EMPTY_CONTACT_FORM, STILL_SENDING_AFTER_MS } from './contact-form'
+import type { SubmissionDocument } from '../../shared/submission/sealed-document'
 import type { SendOutcome } from './send-to-supabase'
 import { SUBMIT_DEADLINE_MS, type SubmitDependencies } from './submit-contact'
 
@@ -65,6 +69,11 @@ afterEach(() => {
 })
 
 describe('ContactForm', () => {
+  it('opens empty, with a value for every field of the schema, and has the spec required-fields message', () => {
+    expect(Object.keys(EMPTY_CONTACT_FORM)).toEqual(Object.keys(submissionFieldsSchema.shape))
+    expect(REQUIRED_FIELDS_MESSAGE).toBe('All required fields must be filled.')
+  })
+
   it('shows the spec fields with labels, placeholders, required markers and options', () => {
     const { fields } = setup()
     expect(fields.name).toHaveProperty('placeholder', 'Your name or preferred alias')

@@ -5,18 +5,28 @@ import { FormField, inputClasses } from '../../components/form-field'
 import { preloadToaster } from '../../components/toast/toast-host'
 import { dismissToast, showToast } from '../../components/toast/toast-store'
 import { useHydrated } from '../../lib/use-hydrated'
-import { BUDGET_OPTIONS, LIMITS, PROJECT_TYPE_OPTIONS } from './contact-fields'
 import { formCopy, submitToasts } from './contact-copy'
+import { buildDocument } from '../../shared/submission/sealed-document'
 import {
-  buildDocument,
-  contactSubmissionSchema,
-  EMPTY_CONTACT_FORM,
-  type ContactFields,
-  type ContactFormValues,
-} from './contact-schema'
+  BUDGET_OPTIONS,
+  LIMITS,
+  PROJECT_TYPE_OPTIONS,
+  submissionFieldsSchema,
+  type SubmissionFields,
+  type SubmissionFieldsInput,
+} from '../../shared/submission/fields'
 import { submitContact, type SubmitDependencies, type SubmitResult } from './submit-contact'
 
-const resolver = zodResolver(contactSubmissionSchema)
+const resolver = zodResolver(submissionFieldsSchema)
+
+/** The form as it opens, and again once a message is sent: every field empty, no option chosen. */
+export const EMPTY_CONTACT_FORM: SubmissionFieldsInput = {
+  name: '',
+  contact: '',
+  project_type: '',
+  budget: '',
+  message: '',
+}
 
 /**
  * After this long "Encrypting & Sending..." gets a line saying the connection is slow: counted
@@ -59,7 +69,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
     handleSubmit,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<ContactFormValues, unknown, ContactFields>({
+  } = useForm<SubmissionFieldsInput, unknown, SubmissionFields>({
     defaultValues: EMPTY_CONTACT_FORM,
     resolver,
     shouldFocusError: true,
@@ -74,7 +84,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   // The line under the button while a send is slow ('' while it is not).
   const [slowLine, setSlowLine] = useState('')
 
-  const onValid = async (fields: ContactFields) => {
+  const onValid = async (fields: SubmissionFields) => {
     if (validationToast.current !== null) dismissToast(validationToast.current)
     draftId.current ??= crypto.randomUUID()
     const submission = buildDocument(fields, {
@@ -115,7 +125,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
     dependencies.prepare()
   }
 
-  const onInvalid = (fieldErrors: FieldErrors<ContactFormValues>) => {
+  const onInvalid = (fieldErrors: FieldErrors<SubmissionFieldsInput>) => {
     const requiredMissing = Object.entries(fieldErrors).some(
       ([field, error]) => requiredFields.has(field) && error?.type === 'too_small',
     )

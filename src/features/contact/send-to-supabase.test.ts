@@ -3,7 +3,7 @@
 // answer is spelled out in submit-contact.test.ts; the cases here are the ones where a wrong answer
 // would lose a message (a wrong "delivered") or park it for good (a wrong "refused").
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { Database, SealedRow } from '../../lib/database-types'
+import type { Database, SealedRow } from '../../shared/database-types'
 import { failureMessages } from './contact-copy'
 import { classifyInsertAnswer, sendSealed, SEND_TIMEOUT_MS } from './send-to-supabase'
 

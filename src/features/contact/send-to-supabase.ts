@@ -1,4 +1,4 @@
-import type { SealedRow } from '../../lib/database-types'
+import type { SealedRow } from '../../shared/database-types'
 import type { FailureReason } from './contact-copy'
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { SealedRow } from '../../lib/database-types'
+import type { SealedRow } from '../../shared/database-types'
 import { failureMessages, FALLBACK_ERROR_MESSAGE, submitToasts } from './contact-copy'
-import type { SubmissionDocument } from './sealing/seal-submission'
+import type { SubmissionDocument } from '../../shared/submission/sealed-document'
 import { classifyInsertAnswer, type SendOutcome } from './send-to-supabase'
 import {
   QUEUE_TIMEOUT_MS,

@@ -1,6 +1,6 @@
-import type { SealedRow } from '../../lib/database-types'
+import type { SealedRow } from '../../shared/database-types'
 import { failureMessages, submitToasts } from './contact-copy'
-import type { SubmissionDocument } from './sealing/seal-submission'
+import type { SubmissionDocument } from '../../shared/submission/sealed-document'
 import type { SendSealed } from './send-to-supabase'
 
 /**

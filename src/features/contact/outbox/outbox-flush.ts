@@ -1,4 +1,4 @@
-import { z } from '../../../lib/zod'
+import { z } from '../../../shared/zod'
 import { failureMessages } from '../contact-copy'
 import type { SendOutcome, SendSealed } from '../send-to-supabase'
 import type { WithLock } from './outbox-lock'

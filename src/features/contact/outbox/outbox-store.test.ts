@@ -5,7 +5,7 @@ import 'fake-indexeddb/auto'
 import { IDBFactory } from 'fake-indexeddb'
 import { wrap, type IDBPDatabase } from 'idb'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
-import type { SealedRow } from '../../../lib/database-types'
+import type { SealedRow } from '../../../shared/database-types'
 import { existingDatabases, OUTBOX_DB_NAME } from './outbox-definitions'
 import { OUTBOX_STORE, openOutboxStore, type OutboxStore } from './outbox-store'
 
@@ -61,24 +61,6 @@ test('close() releases the connection: the database can then be deleted without 
   expect(deleted).toBe('deleted')
 })
 
-test('a message moved from an older outbox keeps when it was queued and whether it needs attention', async () => {
-  await store.enqueue(ADA, T0 + 60_000, {
-    queued_at: '2025-02-28T10:00:00.000Z',
-    state: 'needs-attention',
-  })
-
-  expect(await store.list()).toStrictEqual([
-    expect.objectContaining({
-      id: ADA.id,
-      queued_at: '2025-02-28T10:00:00.000Z',
-      state: 'needs-attention',
-      attempts: 0,
-      next_attempt_at: T0 + 60_000,
-    }),
-  ])
-  expect(await store.counts()).toStrictEqual({ pending: 0, needsAttention: 1 })
-})
-
 test('records damaged on disk do not stop the outbox from listing or counting', async () => {
   await store.enqueue(ADA, T0)
   const db = (await wrap(factory.open(OUTBOX_DB_NAME))) as IDBPDatabase
@@ -116,9 +98,8 @@ test('mark changes only what it is given and keeps the sealed row as it was', as
   ])
 })
 
-test('keeps the queue in the database the released site uses, apart from the plaintext outbox before sealing', () => {
-  // Renaming it would strand every message a visitor has queued; sharing the old name would mix
-  // sealed rows with the plaintext ones the migration still has to seal.
+test('keeps the queue in the database the site has always used for it', () => {
+  // Renaming it would strand every message a visitor has queued.
   expect(OUTBOX_DB_NAME).toBe('contact-outbox-sealed')
 })
 

@@ -1,13 +1,12 @@
 import type { DBSchema, IDBPDatabase } from 'idb'
-import type { SealedRow } from '../../../lib/database-types'
+import type { SealedRow } from '../../../shared/database-types'
 import { OUTBOX_DB_NAME, type OutboxCounts } from './outbox-definitions'
 
 /**
  * The outbox's IndexedDB store, on idb alone. It holds no zod, and it (with idb) loads only when a
  * page opens the store: a visitor who never queued anything never downloads it.
  * It holds sealed rows only: the ciphertext, its recipient-set id and bookkeeping, never a value
- * the visitor typed. The database is named for that: the plaintext outbox of the release before
- * sealing lived in "contact-outbox" (see legacy-outbox.ts).
+ * the visitor typed.
  */
 export const OUTBOX_STORE = 'records'
 const DB_VERSION = 1
@@ -38,11 +37,7 @@ interface OutboxSchema extends DBSchema {
 
 export type OutboxStore = {
   /** Queues a sealed row, due at once. The same id again replaces it: there is never a copy. */
-  enqueue(
-    row: SealedRow,
-    now: number,
-    from?: Partial<Pick<OutboxRecord, 'queued_at' | 'state'>>,
-  ): Promise<void>
+  enqueue(row: SealedRow, now: number): Promise<void>
   /** Every record as stored (the flush re-validates each), oldest first. */
   list(): Promise<OutboxRecord[]>
   remove(id: string): Promise<void>
@@ -69,16 +64,16 @@ export async function openOutboxStore(factory: IDBFactory = indexedDB): Promise<
   db.addEventListener('versionchange', () => db.close())
 
   return {
-    async enqueue(row, now, from = {}) {
+    async enqueue(row, now) {
       await db.put(OUTBOX_STORE, {
         v: 1,
         id: row.id,
         key_id: row.key_id,
         sealed: row.sealed,
-        queued_at: from.queued_at ?? new Date(now).toISOString(),
+        queued_at: new Date(now).toISOString(),
         attempts: 0,
         next_attempt_at: now,
-        state: from.state ?? 'pending',
+        state: 'pending',
         last_error: null,
       })
     },

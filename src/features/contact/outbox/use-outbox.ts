@@ -1,6 +1,6 @@
 import { useEffect, useSyncExternalStore } from 'react'
 import { showToast } from '../../../components/toast/toast-store'
-import type { SealedRow } from '../../../lib/database-types'
+import type { SealedRow } from '../../../shared/database-types'
 import type { FlushResult } from './outbox-flush'
 import { formatQueuedAt, outboxCopy } from './outbox-copy'
 import {
@@ -147,25 +147,13 @@ function announceRefused({ refused, counts }: FlushResult, submitToasts: SubmitT
 /** On start and when the page becomes visible: show what waits, and send it. */
 async function refresh(): Promise<void> {
   const names = await existingDatabases().catch(() => null)
-  // Where the browser cannot list its databases (Firefox before 126), look anyway: plaintext must
-  // not stay on the device because the browser is old (the move deletes the old database, empty or not).
-  if (names === null || names.has(LEGACY_DB_NAME)) {
-    // Once: plaintext rows of the release before sealing are sealed and moved (legacy-outbox.ts).
-    await import('./legacy-outbox')
-      .then(({ migrateLegacyOutbox }) =>
-        migrateLegacyOutbox((row, from) =>
-          withStore((opened) => opened.enqueue(row, Date.now(), from)),
-        ),
-      )
-      .catch(report)
-  } else if (names && !names.has(OUTBOX_DB_NAME)) return // never queued anything: create nothing
+  // Never queued anything: create nothing. Where the browser cannot list its databases (Firefox
+  // before 126), open it anyway: a message may wait there.
+  if (names && !names.has(OUTBOX_DB_NAME)) return
   const counts = await withStore((opened) => opened.counts())
   update({ counts })
   if (counts.pending > 0) await flush()
 }
-
-/** Where the release before sealing kept plaintext rows (legacy-outbox.ts). */
-const LEGACY_DB_NAME = 'contact-outbox'
 
 function start(): () => void {
   users += 1

@@ -12,7 +12,7 @@ describe('loadSealer', () => {
     const [first, second] = await Promise.all([loadSealer(), loadSealer()])
     expect(first).toBe(second)
     expect(typeof first.sealSubmission).toBe('function')
-    expect(typeof first.keySetId).toBe('function')
+    expect(typeof first.warmUp).toBe('function')
   })
 
   it('turns a failed load into a SealingError and tries again next time', async () => {

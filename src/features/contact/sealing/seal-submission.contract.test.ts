@@ -1,7 +1,6 @@
-// The recipient rules the database shares with the sealer (CONTRACTS.md, "Sealed submission":
-// X25519 recipients only; key_id over the whole set), and the warm-up. The sealing itself is
-// covered in seal-submission.test.ts.
-import { createHash } from 'node:crypto'
+// The recipient rules the database shares with the sealer (src/shared/submission/README.md: X25519
+// recipients only, a typo refused), and the warm-up. The sealing itself is covered in
+// seal-submission.test.ts.
 import {
   Encrypter,
   generateHybridIdentity,
@@ -9,7 +8,8 @@ import {
   identityToRecipient,
 } from 'age-encryption'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { keySetId, sealSubmission, warmUp, type SubmissionDocument } from './seal-submission'
+import type { SubmissionDocument } from '../../../shared/submission/sealed-document'
+import { sealSubmission, warmUp } from './seal-submission'
 
 const submission: SubmissionDocument = {
   id: '0b9d7c1e-4f3a-4c2b-9a1d-6e5f4a3b2c1d',
@@ -34,12 +34,14 @@ beforeAll(async () => {
 afterEach(() => vi.restoreAllMocks())
 
 describe('recipients', () => {
-  it('a recipient with a checksum typo gives no key_id, alone or beside a valid one', async () => {
-    await expect(keySetId([checksumTypo])).rejects.toMatchObject({ reason: 'invalid-recipient' })
-    await expect(keySetId([staff, checksumTypo])).rejects.toMatchObject({
+  it('a recipient with a checksum typo seals nothing, alone or beside a valid one', async () => {
+    await expect(sealSubmission(submission, [checksumTypo])).rejects.toMatchObject({
       reason: 'invalid-recipient',
     })
-    await expect(keySetId([checksumTypo, staff])).rejects.toMatchObject({
+    await expect(sealSubmission(submission, [staff, checksumTypo])).rejects.toMatchObject({
+      reason: 'invalid-recipient',
+    })
+    await expect(sealSubmission(submission, [checksumTypo, staff])).rejects.toMatchObject({
       reason: 'invalid-recipient',
     })
   })
@@ -52,18 +54,9 @@ describe('recipients', () => {
     await expect(sealSubmission(submission, [hybrid])).rejects.toMatchObject({
       reason: 'invalid-recipient',
     })
-    await expect(keySetId([staff, hybrid])).rejects.toMatchObject({ reason: 'invalid-recipient' })
-  })
-})
-
-describe('key_id', () => {
-  it('writes every byte as two hex digits, so it matches `sha256sum` even when a byte is below 0x10', async () => {
-    // This recipient's digest starts with the byte 0x07: "07…", never "7…".
-    const recipient = 'age1uzhtzpwzeg483rmp969k7mmrsx9dxgzr5mupjcv7yr6jynqk2vls0xd9yf'
-    const expected = createHash('sha256').update(recipient, 'utf8').digest('hex').slice(0, 16)
-    expect(expected.startsWith('07')).toBe(true)
-
-    expect(await keySetId([recipient])).toBe(expected)
+    await expect(sealSubmission(submission, [staff, hybrid])).rejects.toMatchObject({
+      reason: 'invalid-recipient',
+    })
   })
 })
 

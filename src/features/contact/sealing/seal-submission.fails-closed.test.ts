@@ -2,7 +2,8 @@
 // that promise today, so this file replaces its armor encoder with one that does.
 import { generateIdentity, identityToRecipient } from 'age-encryption'
 import { afterEach, beforeAll, expect, it, vi } from 'vitest'
-import { sealSubmission, type SubmissionDocument } from './seal-submission'
+import type { SubmissionDocument } from '../../../shared/submission/sealed-document'
+import { sealSubmission } from './seal-submission'
 import { SealingError } from './sealing-error'
 
 const armorOutput = vi.hoisted(() => ({ override: null as null | ((armored: string) => string) }))

@@ -1,14 +1,8 @@
-import { createHash } from 'node:crypto'
 import { Decrypter, armor, generateIdentity, identityToRecipient } from 'age-encryption'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import {
-  PAD_BUCKET_BYTES,
-  keySetId,
-  padSubmission,
-  sealSubmission,
-  warmUp,
-  type SubmissionDocument,
-} from './seal-submission'
+import type { SubmissionDocument } from '../../../shared/submission/sealed-document'
+import { keySetId } from '../../../shared/submission/sealed-row'
+import { sealSubmission, warmUp } from './seal-submission'
 import { SealingError } from './sealing-error'
 
 const submission: SubmissionDocument = {
@@ -21,10 +15,6 @@ const submission: SubmissionDocument = {
   user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chromium',
   submitted_at: '2026-11-22T16:20:00.000Z',
 }
-
-const byteLength = (text: string) => new TextEncoder().encode(text).byteLength
-const unpaddedLength = (doc: SubmissionDocument) =>
-  byteLength(JSON.stringify({ v: 1, ...doc, pad: '' }))
 
 async function newIdentity(): Promise<{ identity: string; recipient: string }> {
   const identity = await generateIdentity()
@@ -44,66 +34,6 @@ beforeAll(async () => {
 
 afterEach(() => {
   vi.unstubAllGlobals()
-})
-
-describe('padSubmission', () => {
-  const cases: Record<string, Partial<SubmissionDocument>> = {
-    ascii: {},
-    emoji: {
-      name: '🦉 Night Owl 🔐',
-      message: 'Launch 🚀🚀🚀 with 👨‍👩‍👧 family emoji and flags 🇵🇹🇯🇵',
-    },
-    'right-to-left': {
-      name: 'ليلى',
-      message: 'مرحبا، نريد حملة هادئة. שלום, אנחנו צריכים קמפיין שקט.',
-    },
-    '5,000 characters': { message: 'x'.repeat(5000) },
-    '5,000 characters of emoji': { message: '🔐'.repeat(2500) },
-    'nulls for the optional fields': { project_type: null, budget: null },
-  }
-
-  for (const [label, overrides] of Object.entries(cases)) {
-    it(`pads ${label} to the smallest 1 KiB bucket that holds it`, () => {
-      const doc = { ...submission, ...overrides }
-      const padded = padSubmission(doc)
-      const size = byteLength(padded)
-      expect(size % PAD_BUCKET_BYTES).toBe(0)
-      expect(size).toBe(Math.ceil(unpaddedLength(doc) / PAD_BUCKET_BYTES) * PAD_BUCKET_BYTES)
-    })
-  }
-
-  it('keeps the contract field order and puts random base64url filler in pad', () => {
-    const first = JSON.parse(padSubmission(submission)) as Record<string, unknown>
-    const second = JSON.parse(padSubmission(submission)) as Record<string, unknown>
-    expect(Object.keys(first)).toEqual([
-      'v',
-      'id',
-      'name',
-      'contact',
-      'project_type',
-      'budget',
-      'message',
-      'user_agent',
-      'submitted_at',
-      'pad',
-    ])
-    expect(first.v).toBe(1)
-    expect(first.pad).toMatch(/^[A-Za-z0-9_-]+$/)
-    expect(first.pad).not.toBe(second.pad)
-  })
-
-  it('adds no filler when the document already fills its bucket exactly', () => {
-    const short = { ...submission, message: '' }
-    const exact = { ...short, message: 'm'.repeat(PAD_BUCKET_BYTES * 2 - unpaddedLength(short)) }
-    const padded = padSubmission(exact)
-    expect(byteLength(padded)).toBe(PAD_BUCKET_BYTES * 2)
-    expect(JSON.parse(padded)).toMatchObject({ pad: '' })
-  })
-
-  it('carries only the contract fields, whatever else the object holds', () => {
-    const withExtra = { ...submission, password: 'hunter2' } as SubmissionDocument
-    expect(padSubmission(withExtra)).not.toContain('hunter2')
-  })
 })
 
 describe('sealSubmission', () => {
@@ -185,6 +115,13 @@ describe('sealing fails closed', () => {
     )
   })
 
+  it('gives no key_id for no recipients, or for one that is not a key', async () => {
+    await expect(sealSubmission(submission, [])).rejects.toMatchObject({ reason: 'no-recipients' })
+    await expect(sealSubmission(submission, ['age1nope'])).rejects.toMatchObject({
+      reason: 'invalid-recipient',
+    })
+  })
+
   it('refuses to seal to nobody', async () => {
     expect((await failure(() => sealSubmission(submission, []))).reason).toBe('no-recipients')
   })
@@ -215,37 +152,6 @@ describe('sealing fails closed', () => {
     } finally {
       encrypt.mockRestore()
     }
-  })
-})
-
-describe('keySetId', () => {
-  const nodeKeySetId = (recipients: string[]) =>
-    createHash('sha256')
-      .update([...new Set(recipients)].sort().join('\n'), 'utf8')
-      .digest('hex')
-      .slice(0, 16)
-
-  it('is the first 16 hex characters of SHA-256 over the sorted recipients', async () => {
-    const second = await newIdentity()
-    const recipients = [second.recipient, staff.recipient]
-    const id = await keySetId(recipients)
-    expect(id).toMatch(/^[0-9a-f]{16}$/)
-    expect(id).toBe(nodeKeySetId(recipients))
-  })
-
-  it('does not depend on order or duplicates', async () => {
-    const second = await newIdentity()
-    expect(await keySetId([staff.recipient, second.recipient])).toBe(
-      await keySetId([second.recipient, staff.recipient, second.recipient]),
-    )
-    expect(await keySetId([staff.recipient])).not.toBe(
-      await keySetId([staff.recipient, second.recipient]),
-    )
-  })
-
-  it('fails closed like sealing does', async () => {
-    await expect(keySetId([])).rejects.toMatchObject({ reason: 'no-recipients' })
-    await expect(keySetId(['age1nope'])).rejects.toMatchObject({ reason: 'invalid-recipient' })
   })
 })
 

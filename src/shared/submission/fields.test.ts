@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { REQUIRED_FIELDS_MESSAGE } from './contact-copy'
-import { BUDGET_OPTIONS, LIMITS, PROJECT_TYPE_LABELS, PROJECT_TYPE_OPTIONS } from './contact-fields'
 import {
-  buildDocument,
-  contactSubmissionSchema,
-  EMPTY_CONTACT_FORM,
+  BUDGET_OPTIONS,
   FIELD_MESSAGES,
-} from './contact-schema'
-
-const contactFormSchema = contactSubmissionSchema
+  LIMITS,
+  PROJECT_TYPE_LABELS,
+  PROJECT_TYPE_OPTIONS,
+  submissionFieldsSchema as contactFormSchema,
+} from './fields'
 
 const filled = {
   name: 'Ada',
@@ -115,42 +113,5 @@ describe('option values', () => {
       '100k-plus : $100K+',
       'discuss : Prefer to discuss',
     ])
-  })
-
-  it('has the spec required-fields message', () => {
-    expect(REQUIRED_FIELDS_MESSAGE).toBe('All required fields must be filled.')
-  })
-})
-
-describe('the document to seal', () => {
-  const id = '8f14e45f-ceea-467f-a0e6-2c1b6c5a9d10'
-  const now = Date.parse('2025-03-01T09:00:00.000Z')
-
-  it('holds the parsed fields under the same names, the browser id, time and user agent', () => {
-    const document = buildDocument(contactFormSchema.parse(filled), {
-      id,
-      now,
-      userAgent: 'TestAgent/1.0',
-    })
-    expect(document).toEqual({
-      id,
-      name: 'Ada',
-      contact: '@ada_l',
-      project_type: 'crypto/web3-launch',
-      budget: '10k-25k',
-      message: 'Token launch in Q3.',
-      user_agent: 'TestAgent/1.0',
-      submitted_at: '2025-03-01T09:00:00.000Z',
-    })
-    expect(Object.keys(EMPTY_CONTACT_FORM)).toEqual(Object.keys(contactSubmissionSchema.shape))
-  })
-
-  it('cuts an over-long user agent to the limit', () => {
-    const document = buildDocument(contactFormSchema.parse(filled), {
-      id,
-      now,
-      userAgent: 'U'.repeat(900),
-    })
-    expect(document.user_agent).toHaveLength(LIMITS.userAgent)
   })
 })

@@ -1,0 +1,106 @@
+/**
+ * The inquiry's fields: option values and labels, length limits, and the one zod schema that
+ * checks them. The public form validates with it, the sealed document (sealed-document.ts) is
+ * built from its output, and whoever opens a document (the staff inbox, the CLI) checks it again
+ * with it. Option values are `as const` tuples, so `project_type` and `budget` are unions.
+ */
+import { z } from '../zod'
+
+/** Spec §3: the stored value is the lowercase label with spaces turned into hyphens (tested). */
+export const PROJECT_TYPE_VALUES = [
+  'crypto/web3-launch',
+  'anonymous-marketing-campaign',
+  'community-building',
+  'ai-automation-setup',
+  'payment-solutions',
+  'email/sms-sequences',
+  'other',
+] as const
+export type ProjectType = (typeof PROJECT_TYPE_VALUES)[number]
+
+const projectTypeLabels = {
+  'crypto/web3-launch': 'Crypto/Web3 Launch',
+  'anonymous-marketing-campaign': 'Anonymous Marketing Campaign',
+  'community-building': 'Community Building',
+  'ai-automation-setup': 'AI Automation Setup',
+  'payment-solutions': 'Payment Solutions',
+  'email/sms-sequences': 'Email/SMS Sequences',
+  other: 'Other',
+} as const satisfies Record<ProjectType, string>
+
+export const BUDGET_VALUES = [
+  'under-10k',
+  '10k-25k',
+  '25k-50k',
+  '50k-100k',
+  '100k-plus',
+  'discuss',
+] as const
+export type Budget = (typeof BUDGET_VALUES)[number]
+
+const budgetLabels = {
+  'under-10k': 'Under $10K',
+  '10k-25k': '$10K - $25K',
+  '25k-50k': '$25K - $50K',
+  '50k-100k': '$50K - $100K',
+  '100k-plus': '$100K+',
+  discuss: 'Prefer to discuss',
+} as const satisfies Record<Budget, string>
+
+/** The dropdowns' options, in the spec's order. */
+export const PROJECT_TYPE_OPTIONS = PROJECT_TYPE_VALUES.map((value) => ({
+  value,
+  label: projectTypeLabels[value],
+}))
+export const BUDGET_OPTIONS = BUDGET_VALUES.map((value) => ({ value, label: budgetLabels[value] }))
+export const PROJECT_TYPE_LABELS = PROJECT_TYPE_OPTIONS.map((option) => option.label)
+
+/**
+ * Length limits in characters (UTF-16 units, as zod counts them). The spec leaves them open; these
+ * fit a name or alias, any email, Telegram or WhatsApp handle, and a brief of a few pages. The
+ * database cannot check them (it sees ciphertext only), so the sealed row's size bound
+ * (SEALED_MAX_CHARS) follows from them, proved by supabase/migrations.test.ts.
+ */
+export const LIMITS = {
+  name: 120,
+  contact: 200,
+  message: 5000,
+  userAgent: 512,
+} as const
+
+/** What the form says beside a field that fails the schema. */
+export const FIELD_MESSAGES = {
+  nameRequired: 'Enter your name or an alias.',
+  contactRequired: 'Enter an email address, Telegram handle or WhatsApp number.',
+  messageRequired: 'Tell us briefly about your project.',
+  tooLong: (limit: number) => `Keep this under ${limit.toLocaleString('en-US')} characters.`,
+  unknownOption: 'Choose one of the listed options.',
+} as const
+
+const requiredText = (limit: number, requiredMessage: string) =>
+  z.string().trim().min(1, requiredMessage).max(limit, FIELD_MESSAGES.tooLong(limit))
+
+/** An optional dropdown: the empty choice becomes null (spec §5). */
+const optionalChoice = <T extends string>(values: readonly [T, ...T[]]) =>
+  z
+    .union([z.enum(values, FIELD_MESSAGES.unknownOption), z.literal('')])
+    .nullable()
+    .transform((value) => value || null)
+
+/**
+ * The fields a visitor fills in, under the names the sealed document uses (and the old table's
+ * columns), so nothing maps between the form, the document and the inbox. Parsing trims the text
+ * and turns unchosen dropdowns into null.
+ */
+export const submissionFieldsSchema = z.object({
+  name: requiredText(LIMITS.name, FIELD_MESSAGES.nameRequired),
+  contact: requiredText(LIMITS.contact, FIELD_MESSAGES.contactRequired),
+  project_type: optionalChoice(PROJECT_TYPE_VALUES),
+  budget: optionalChoice(BUDGET_VALUES),
+  message: requiredText(LIMITS.message, FIELD_MESSAGES.messageRequired),
+})
+
+/** What the inputs hold. */
+export type SubmissionFieldsInput = z.input<typeof submissionFieldsSchema>
+/** What validation gives: trimmed, dropdowns as unions or null. */
+export type SubmissionFields = z.output<typeof submissionFieldsSchema>

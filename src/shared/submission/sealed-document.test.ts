@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest'
+import { LIMITS, submissionFieldsSchema } from './fields'
+import {
+  buildDocument,
+  PAD_BUCKET_BYTES,
+  padDocument,
+  type SubmissionDocument,
+} from './sealed-document'
+
+const submission: SubmissionDocument = {
+  id: '0b9d7c1e-4f3a-4c2b-9a1d-6e5f4a3b2c1d',
+  name: 'Night Owl',
+  contact: '@night_owl',
+  project_type: 'crypto/web3-launch',
+  budget: '25k-50k',
+  message: 'Token launch in Q3, need a quiet campaign.',
+  user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chromium',
+  submitted_at: '2026-11-22T16:20:00.000Z',
+}
+
+/** Random base64url filler, as the sealer draws it. */
+const filler = (length: number) =>
+  btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(length))))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .slice(0, length)
+const pad = (doc: SubmissionDocument) => padDocument(doc, filler)
+
+const byteLength = (text: string) => new TextEncoder().encode(text).byteLength
+const unpaddedLength = (doc: SubmissionDocument) =>
+  byteLength(JSON.stringify({ v: 1, ...doc, pad: '' }))
+
+const filled = {
+  name: 'Ada',
+  contact: '@ada_l',
+  project_type: 'crypto/web3-launch',
+  budget: '10k-25k',
+  message: 'Token launch in Q3.',
+}
+
+describe('the document to seal', () => {
+  const id = '8f14e45f-ceea-467f-a0e6-2c1b6c5a9d10'
+  const now = Date.parse('2025-03-01T09:00:00.000Z')
+
+  it('holds the parsed fields under the same names, the browser id, time and user agent', () => {
+    const document = buildDocument(submissionFieldsSchema.parse(filled), {
+      id,
+      now,
+      userAgent: 'TestAgent/1.0',
+    })
+    expect(document).toEqual({
+      id,
+      name: 'Ada',
+      contact: '@ada_l',
+      project_type: 'crypto/web3-launch',
+      budget: '10k-25k',
+      message: 'Token launch in Q3.',
+      user_agent: 'TestAgent/1.0',
+      submitted_at: '2025-03-01T09:00:00.000Z',
+    })
+  })
+
+  it('cuts an over-long user agent to the limit', () => {
+    const document = buildDocument(submissionFieldsSchema.parse(filled), {
+      id,
+      now,
+      userAgent: 'U'.repeat(900),
+    })
+    expect(document.user_agent).toHaveLength(LIMITS.userAgent)
+  })
+})
+
+describe('padDocument', () => {
+  const cases: Record<string, Partial<SubmissionDocument>> = {
+    ascii: {},
+    emoji: {
+      name: '🦉 Night Owl 🔐',
+      message: 'Launch 🚀🚀🚀 with 👨‍👩‍👧 family emoji and flags 🇵🇹🇯🇵',
+    },
+    'right-to-left': {
+      name: 'ليلى',
+      message: 'مرحبا، نريد حملة هادئة. שלום, אנחנו צריכים קמפיין שקט.',
+    },
+    '5,000 characters': { message: 'x'.repeat(5000) },
+    '5,000 characters of emoji': { message: '🔐'.repeat(2500) },
+    'nulls for the optional fields': { project_type: null, budget: null },
+  }
+
+  for (const [label, overrides] of Object.entries(cases)) {
+    it(`pads ${label} to the smallest 1 KiB bucket that holds it`, () => {
+      const doc = { ...submission, ...overrides }
+      const padded = pad(doc)
+      const size = byteLength(padded)
+      expect(size % PAD_BUCKET_BYTES).toBe(0)
+      expect(size).toBe(Math.ceil(unpaddedLength(doc) / PAD_BUCKET_BYTES) * PAD_BUCKET_BYTES)
+    })
+  }
+
+  it('keeps the contract field order and puts random base64url filler in pad', () => {
+    const first = JSON.parse(pad(submission)) as Record<string, unknown>
+    const second = JSON.parse(pad(submission)) as Record<string, unknown>
+    expect(Object.keys(first)).toEqual([
+      'v',
+      'id',
+      'name',
+      'contact',
+      'project_type',
+      'budget',
+      'message',
+      'user_agent',
+      'submitted_at',
+      'pad',
+    ])
+    expect(first.v).toBe(1)
+    expect(first.pad).toMatch(/^[A-Za-z0-9_-]+$/)
+    expect(first.pad).not.toBe(second.pad)
+  })
+
+  it('adds no filler when the document already fills its bucket exactly', () => {
+    const short = { ...submission, message: '' }
+    const exact = { ...short, message: 'm'.repeat(PAD_BUCKET_BYTES * 2 - unpaddedLength(short)) }
+    const padded = pad(exact)
+    expect(byteLength(padded)).toBe(PAD_BUCKET_BYTES * 2)
+    expect(JSON.parse(padded)).toMatchObject({ pad: '' })
+  })
+
+  it('carries only the contract fields, whatever else the object holds', () => {
+    const withExtra = { ...submission, password: 'hunter2' } as SubmissionDocument
+    expect(pad(withExtra)).not.toContain('hunter2')
+  })
+})
