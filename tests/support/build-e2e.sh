@@ -3,7 +3,7 @@
 # build with a visible change (another agency name), for the service-worker update test.
 # The port and folders are the ones tests/support/ports.ts names (a shell script cannot import it).
 set -euo pipefail
-export VITE_SUPABASE_URL=http://127.0.0.1:54331
+export VITE_SUPABASE_URL=http://127.0.0.1:$((54331 + ${E2E_PORT_OFFSET:-0}))
 # The tests' backend folder, fresh each run: the build creates its development identity and seals
 # to it, the backend (tests/playwright.config.ts) registers the same one, and the tests open rows
 # with it.

@@ -2,12 +2,14 @@ import { wireUrl } from '../../supabase/local/paths'
 
 /**
  * Ports the browser tests use, away from the ones `npm start` takes (4173 site, 54321 API, 54322
- * database), so tests can run while a developer has the site open.
+ * database), so tests can run while a developer has the site open. E2E_PORT_OFFSET (a multiple of
+ * 100, say) moves them all, so two checkouts can run their browser tests side by side.
  */
-export const E2E_SITE_PORT = 4183
-export const E2E_API_PORT = 54331
+const OFFSET = Number(process.env.E2E_PORT_OFFSET ?? 0)
+export const E2E_SITE_PORT = 4183 + OFFSET
+export const E2E_API_PORT = 54331 + OFFSET
 export const E2E_API_URL = `http://127.0.0.1:${E2E_API_PORT}`
-export const E2E_DB_PORT = 54332
+export const E2E_DB_PORT = 54332 + OFFSET
 export const E2E_DB_URL = wireUrl(E2E_DB_PORT)
 /** The e2e backend's folder (database, lock, development identity), emptied by `npm run build:e2e`. */
 export const E2E_BACKEND_DIR = 'node_modules/.cache/e2e-backend'
@@ -20,4 +22,4 @@ export const E2E_BUILD_DIR = 'node_modules/.cache/e2e-dist'
 export const E2E_NEXT_BUILD_DIR = 'node_modules/.cache/e2e-dist-next'
 
 /** A second site server, started by the update test itself, serving a folder it can swap. */
-export const E2E_UPDATE_PORT = 4184
+export const E2E_UPDATE_PORT = 4184 + OFFSET
