@@ -95,6 +95,14 @@ export const EQUIVALENT_MUTANTS = [
     reason:
       "Unreachable, as above: recipientSet() has already put each recipient through age's addRecipient.",
   },
+  {
+    file: 'src/shared/submission/sealed-row.ts',
+    line: "if (typeof text !== 'string' || text.length > SEALED_MAX_CHARS) return false",
+    mutator: 'EqualityOperator',
+    replacement: 'text.length >= SEALED_MAX_CHARS',
+    reason:
+      'No well-formed armor is exactly 51,200 characters long (lengths step by 4 or 5 around it: 51,199, then 51,203), so `>` and `>=` agree on every armor; sealed-row.test.ts checks both neighbours.',
+  },
   ...[
     "id: '',",
     "name: '',",
@@ -108,7 +116,7 @@ export const EQUIVALENT_MUTANTS = [
     mutator: 'StringLiteral',
     replacement: '"Stryker was here!"',
     reason:
-      "warmUp's throwaway document is sealed to a key nobody holds and discarded; any short text pads to the same 1 KiB.",
+      "preload's throwaway document is sealed to a key nobody holds and discarded; any short text pads to the same 1 KiB.",
   })),
 ]
 

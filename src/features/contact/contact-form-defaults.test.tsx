@@ -3,30 +3,16 @@
 // the empty choice, the sealed document says null (spec §5), never "" or a stale option.
 import { cleanup, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterEach, beforeEach, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, expect, it } from 'vitest'
 import { resetToasts } from '../../components/toast/toast-store'
 import { formCopy } from './contact-copy'
 import { ContactForm } from './contact-form'
-import type { SubmissionDocument } from '../../shared/submission/sealed-document'
-import type { SubmitDependencies } from './submit-contact'
+import { fakeDependencies } from './contact-test-fixtures'
 
 function renderForm() {
-  const seal = vi.fn<SubmitDependencies['seal']>(async (document: SubmissionDocument) => ({
-    id: document.id,
-    key_id: '0123456789abcdef',
-    sealed: '-----BEGIN AGE ENCRYPTED FILE-----\nYWdl\n-----END AGE ENCRYPTED FILE-----\n',
-  }))
-  render(
-    <ContactForm
-      dependencies={{
-        prepare: () => {},
-        seal,
-        send: async () => ({ kind: 'delivered' }),
-        enqueue: async () => {},
-        isOnline: () => true,
-      }}
-    />,
-  )
+  const dependencies = fakeDependencies()
+  const { seal } = dependencies
+  render(<ContactForm dependencies={dependencies} />)
   const user = userEvent.setup()
   const projectType = screen.getByRole('combobox', { name: formCopy.projectType.label })
   const budget = screen.getByRole('combobox', { name: formCopy.budget.label })

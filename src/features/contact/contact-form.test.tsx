@@ -10,29 +10,21 @@ import {
   submissionFieldsSchema,
 } from '../../shared/submission/fields'
 import { failureMessages, formCopy, REQUIRED_FIELDS_MESSAGE, submitToasts } from './contact-copy'
-import { ContactForm, EMPTY_CONTACT_FORM, STILL_SENDING_AFTER_MS } from './contact-form'
+import { ContactForm, EMPTY_CONTACT_FORM } from './contact-form'
 import type { SubmissionDocument } from '../../shared/submission/sealed-document'
 import type { SendOutcome } from './send-to-supabase'
-import { SUBMIT_DEADLINE_MS, type SubmitDependencies } from './submit-contact'
+import { fakeDependencies, sealedFor } from './contact-test-fixtures'
+import {
+  STILL_SENDING_AFTER_MS,
+  SUBMIT_DEADLINE_MS,
+  type SubmitDependencies,
+} from './submit-contact'
 
-const sealedFor = (document: SubmissionDocument): SealedRow => ({
-  id: document.id,
-  key_id: '0123456789abcdef',
-  sealed: '-----BEGIN AGE ENCRYPTED FILE-----\nYWdl\n-----END AGE ENCRYPTED FILE-----\n',
-})
+/** A send that never answers: a request stalled on a poor link. */
+const neverAnswers = () => vi.fn(() => new Promise<SendOutcome>(() => {}))
 
 function setup(overrides: Partial<SubmitDependencies> = {}) {
-  const dependencies = {
-    prepare: vi.fn(),
-    seal: vi.fn<SubmitDependencies['seal']>(
-      overrides.seal ?? (async (document) => sealedFor(document)),
-    ),
-    send: vi.fn<SubmitDependencies['send']>(
-      overrides.send ?? (async () => ({ kind: 'delivered' })),
-    ),
-    enqueue: vi.fn<SubmitDependencies['enqueue']>(overrides.enqueue ?? (async () => {})),
-    isOnline: overrides.isOnline ?? (() => true),
-  }
+  const dependencies = fakeDependencies(overrides)
   const user = userEvent.setup({
     advanceTimers: (ms) => void (vi.isFakeTimers() && vi.advanceTimersByTime(ms)),
   })
@@ -56,7 +48,36 @@ function setup(overrides: Partial<SubmitDependencies> = {}) {
     await user.selectOptions(fields.budget, '25k-50k')
   }
   const sealed = () => dependencies.seal.mock.calls.map(([document]) => document)
-  return { dependencies, user, fields, submit, fillRequired, fillAll, sealed }
+  /** Presses Send and waits until the form says it is sending. */
+  const submitAndWait = async () => {
+    await submit()
+    await screen.findByRole('button', { name: formCopy.sending })
+  }
+  /** Presses Send and lets the whole submit deadline pass (fake timers). */
+  const submitPastDeadline = async () => {
+    await submitAndWait()
+    await act(async () => vi.advanceTimersByTime(SUBMIT_DEADLINE_MS))
+  }
+  /** What fillAll typed and chose, every value as it was. */
+  const expectEveryValueKept = () => {
+    expect(fields.name).toHaveProperty('value', '  Ada  ')
+    expect(fields.contact).toHaveProperty('value', '@ada_l')
+    expect(fields.project_type).toHaveProperty('value', 'community-building')
+    expect(fields.budget).toHaveProperty('value', '25k-50k')
+    expect(fields.message).toHaveProperty('value', 'Grow our Telegram to 50k.')
+  }
+  return {
+    dependencies,
+    user,
+    fields,
+    submit,
+    submitAndWait,
+    submitPastDeadline,
+    fillRequired,
+    fillAll,
+    sealed,
+    expectEveryValueKept,
+  }
 }
 
 const toastTitles = () => getToasts().map((toast) => toast.title)
@@ -94,10 +115,10 @@ describe('ContactForm', () => {
 
   it('loads the sealer once, when the visitor first focuses the form', async () => {
     const { dependencies, user, fields } = setup()
-    expect(dependencies.prepare).not.toHaveBeenCalled()
+    expect(dependencies.preload).not.toHaveBeenCalled()
     await user.click(fields.name)
     await user.type(fields.message, 'Hi')
-    expect(dependencies.prepare).toHaveBeenCalledTimes(1)
+    expect(dependencies.preload).toHaveBeenCalledTimes(1)
   })
 
   it('refuses whitespace-only required fields with the spec toast, field messages, and nothing sealed or sent', async () => {
@@ -175,13 +196,12 @@ describe('ContactForm', () => {
       (document: SubmissionDocument) =>
         new Promise<SealedRow>((resolve) => setTimeout(() => resolve(sealedFor(document)), 3_000)),
     )
-    const { submit, fillRequired } = setup({
+    const { submitAndWait, fillRequired } = setup({
       seal,
-      send: vi.fn(() => new Promise<SendOutcome>(() => {})),
+      send: neverAnswers(),
     })
     await fillRequired()
-    await submit()
-    await screen.findByRole('button', { name: formCopy.sending })
+    await submitAndWait()
     // 4 s after Send, but only 1 s after the seal: the send itself is not slow yet.
     await act(() => vi.advanceTimersByTimeAsync(STILL_SENDING_AFTER_MS))
     expect(seal).toHaveBeenCalledTimes(1)
@@ -198,13 +218,12 @@ describe('ContactForm', () => {
       (document: SubmissionDocument) =>
         new Promise<SealedRow>((resolve) => (finishSeal = () => resolve(sealedFor(document)))),
     )
-    const { submit, fillRequired } = setup({
+    const { submitAndWait, fillRequired } = setup({
       seal,
-      send: vi.fn(() => new Promise<SendOutcome>(() => {})),
+      send: neverAnswers(),
     })
     await fillRequired()
-    await submit()
-    await screen.findByRole('button', { name: formCopy.sending })
+    await submitAndWait()
     await act(async () => vi.advanceTimersByTime(STILL_SENDING_AFTER_MS + 2_000))
     expect(screen.getByText(formCopy.stillEncrypting)).toBeTruthy()
     expect(screen.queryByText(formCopy.stillSending)).toBeNull()
@@ -217,13 +236,11 @@ describe('ContactForm', () => {
   it('ends a stalled load of the encryption code at the deadline: nothing sent, a sentence, every value kept', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
     vi.spyOn(console, 'error').mockImplementation(() => {})
-    const { dependencies, fields, submit, fillAll } = setup({
+    const { dependencies, submitPastDeadline, fillAll, expectEveryValueKept } = setup({
       seal: vi.fn(() => new Promise<SealedRow>(() => {})),
     })
     await fillAll()
-    await submit()
-    await screen.findByRole('button', { name: formCopy.sending })
-    await act(async () => vi.advanceTimersByTime(SUBMIT_DEADLINE_MS))
+    await submitPastDeadline()
     await waitFor(() => expect(toastTitles()).toEqual([submitToasts.failed.title]))
     expect(getToasts()[0]).toMatchObject({
       description: submitToasts.notSealedInTime,
@@ -236,22 +253,16 @@ describe('ContactForm', () => {
     expect(screen.queryByText(formCopy.stillEncrypting)).toBeNull()
     expect(dependencies.send).not.toHaveBeenCalled()
     expect(dependencies.enqueue).not.toHaveBeenCalled()
-    expect(fields.name).toHaveProperty('value', '  Ada  ')
-    expect(fields.contact).toHaveProperty('value', '@ada_l')
-    expect(fields.project_type).toHaveProperty('value', 'community-building')
-    expect(fields.budget).toHaveProperty('value', '25k-50k')
-    expect(fields.message).toHaveProperty('value', 'Grow our Telegram to 50k.')
+    expectEveryValueKept()
   })
 
   it('queues the sealed row when the sender has not answered by the deadline, and clears the form', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
-    const { dependencies, fields, submit, fillRequired } = setup({
-      send: vi.fn(() => new Promise<SendOutcome>(() => {})),
+    const { dependencies, fields, submitPastDeadline, fillRequired } = setup({
+      send: neverAnswers(),
     })
     await fillRequired()
-    await submit()
-    await screen.findByRole('button', { name: formCopy.sending })
-    await act(async () => vi.advanceTimersByTime(SUBMIT_DEADLINE_MS))
+    await submitPastDeadline()
     await waitFor(() => expect(toastTitles()).toEqual([submitToasts.queued.title]))
     expect(dependencies.enqueue).toHaveBeenCalledTimes(1)
     expect(fields.message).toHaveProperty('value', '')
@@ -266,7 +277,7 @@ describe('ContactForm', () => {
       reason: 'notAccepted',
       detail,
     }))
-    const { fields, submit, fillAll } = setup({ send })
+    const { submit, fillAll, expectEveryValueKept } = setup({ send })
     await fillAll()
     await submit()
     await waitFor(() => expect(toastTitles()).toEqual([submitToasts.failed.title]))
@@ -275,10 +286,7 @@ describe('ContactForm', () => {
       variant: 'destructive',
     })
     expect(consoleError).toHaveBeenCalledWith('Contact submission failed:', detail)
-    expect(fields.name).toHaveProperty('value', '  Ada  ')
-    expect(fields.project_type).toHaveProperty('value', 'community-building')
-    expect(fields.budget).toHaveProperty('value', '25k-50k')
-    expect(fields.message).toHaveProperty('value', 'Grow our Telegram to 50k.')
+    expectEveryValueKept()
   })
 
   it('keeps every value and sends nothing when sealing fails', async () => {

@@ -4,6 +4,7 @@ import { useForm, type FieldErrors } from 'react-hook-form'
 import { FormField, inputClasses } from '../../components/form-field'
 import { preloadToaster } from '../../components/toast/toast-host'
 import { dismissToast, showToast } from '../../components/toast/toast-store'
+import { announceSubmit } from './announce-results'
 import { useHydrated } from '../../lib/use-hydrated'
 import { formCopy, submitToasts } from './contact-copy'
 import { buildDocument } from '../../shared/submission/sealed-document'
@@ -15,7 +16,12 @@ import {
   type SubmissionFields,
   type SubmissionFieldsInput,
 } from '../../shared/submission/fields'
-import { submitContact, type SubmitDependencies, type SubmitResult } from './submit-contact'
+import {
+  submitContact,
+  type SlowStep,
+  type SubmitDependencies,
+  type SubmitResult,
+} from './submit-contact'
 
 const resolver = zodResolver(submissionFieldsSchema)
 
@@ -28,11 +34,11 @@ export const EMPTY_CONTACT_FORM: SubmissionFieldsInput = {
   message: '',
 }
 
-/**
- * After this long "Encrypting & Sending..." gets a line saying the connection is slow: counted
- * from Send while the encryption code loads, and from sealing for the send itself.
- */
-export const STILL_SENDING_AFTER_MS = 4_000
+/** The line under the button while a step of the submit is slow. */
+const slowLines: Record<SlowStep, string> = {
+  sealing: formCopy.stillEncrypting,
+  sending: formCopy.stillSending,
+}
 
 const requiredFields: ReadonlySet<string> = new Set(['name', 'contact', 'message'])
 
@@ -78,11 +84,10 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   // One id per draft: pressing Send again after a failure reuses it, so if the first attempt did
   // reach the database after all, the second answers 409 ("already received"), not a second row.
   const draftId = useRef<string | null>(null)
-  const prepared = useRef(false)
+  const preloaded = useRef(false)
   const validationToast = useRef<number | null>(null)
   const submitButton = useRef<HTMLButtonElement>(null)
-  // The line under the button while a send is slow ('' while it is not).
-  const [slowLine, setSlowLine] = useState('')
+  const [slowStep, setSlowStep] = useState<SlowStep | null>(null)
 
   const onValid = async (fields: SubmissionFields) => {
     if (validationToast.current !== null) dismissToast(validationToast.current)
@@ -92,37 +97,23 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
       now: Date.now(),
       userAgent: navigator.userAgent,
     })
-    // "Still sending" says the message is already encrypted, so it waits for the seal: while the
-    // encryption code is slow to load, a line saying only that shows instead. Once sealed, a send
-    // gets its own few seconds, unless the wait has already been long.
-    let slow = false
-    let slowTimer = setTimeout(() => {
-      slow = true
-      setSlowLine(formCopy.stillEncrypting)
-    }, STILL_SENDING_AFTER_MS)
-    const onSealed = () => {
-      clearTimeout(slowTimer)
-      if (slow) setSlowLine(formCopy.stillSending)
-      else slowTimer = setTimeout(() => setSlowLine(formCopy.stillSending), STILL_SENDING_AFTER_MS)
-    }
     let result: SubmitResult
     try {
-      result = await submitContact(submission, dependencies, { onSealed })
+      result = await submitContact(submission, dependencies, { onSlow: setSlowStep })
     } finally {
-      clearTimeout(slowTimer)
-      setSlowLine('')
+      setSlowStep(null)
     }
-    announce(result, submitButton.current)
+    announceSubmit(result, submitButton.current)
     if (result.kind === 'failed') return
     draftId.current = null
     reset(EMPTY_CONTACT_FORM)
   }
 
   // The crypto chunk loads when the visitor starts on the form, never on content pages.
-  const prepare = () => {
-    if (prepared.current) return
-    prepared.current = true
-    dependencies.prepare()
+  const preload = () => {
+    if (preloaded.current) return
+    preloaded.current = true
+    dependencies.preload()
   }
 
   const onInvalid = (fieldErrors: FieldErrors<SubmissionFieldsInput>) => {
@@ -145,8 +136,8 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   return (
     <form
       noValidate
-      onFocus={prepare}
-      onInput={prepare}
+      onFocus={preload}
+      onInput={preload}
       onSubmit={(event) => handleSubmit(onValid, onInvalid)(event)}
     >
       <noscript>
@@ -228,33 +219,9 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
           {isSubmitting ? formCopy.sending : formCopy.submit}
         </button>
         <p role="status" className="min-h-5 text-sm text-muted">
-          {isSubmitting ? slowLine : ''}
+          {isSubmitting && slowStep ? slowLines[slowStep] : ''}
         </p>
       </fieldset>
     </form>
   )
-}
-
-/** One press of Send leaves one toast: each outcome replaces the previous press's. */
-const SUBMIT_TOAST_GROUP = 'contact-submit'
-
-/** `near`: the Send button, which a phone's toast keeps clear of (focus has left it while it was disabled). */
-function announce(result: SubmitResult, near: HTMLElement | null): void {
-  const aboutSend = { group: SUBMIT_TOAST_GROUP, near }
-  switch (result.kind) {
-    case 'sent':
-      return void showToast({ ...submitToasts.sent, variant: 'success', ...aboutSend })
-    case 'queued':
-      return void showToast({ ...submitToasts.queued, variant: 'default', ...aboutSend })
-    case 'failed':
-      // The detail (status, code, the server's words) is for whoever reads the console; it never
-      // holds what the visitor typed.
-      console.error('Contact submission failed:', result.detail)
-      return void showToast({
-        title: submitToasts.failed.title,
-        description: result.message,
-        variant: 'destructive',
-        ...aboutSend,
-      })
-  }
 }

@@ -1,18 +1,15 @@
 // The real sender against the real supabase-js client, with only `fetch` faked: what goes on the
-// wire, how long it may take, and what a failure of any kind comes to. The classification of each
-// answer is spelled out in submit-contact.test.ts; the cases here are the ones where a wrong answer
-// would lose a message (a wrong "delivered") or park it for good (a wrong "refused").
+// wire, how long it may take, and what a failure of any kind comes to; and the classification of
+// each answer, with most care where a wrong answer would lose a message (a wrong "delivered") or
+// park it for good (a wrong "refused").
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { Database, SealedRow } from '../../shared/database-types'
-import { failureMessages } from './contact-copy'
+import type { Database } from '../../shared/database-types'
+import { failureMessages, FALLBACK_ERROR_MESSAGE } from './contact-copy'
+import { DOCUMENT, sealedFor } from './contact-test-fixtures'
 import { classifyInsertAnswer, sendSealed, SEND_TIMEOUT_MS } from './send-to-supabase'
 
 const SUPABASE_URL = 'http://127.0.0.1:54321'
-const row: SealedRow = {
-  id: '3b241101-e2bb-4255-8caf-4136c566a962',
-  key_id: '0123456789abcdef',
-  sealed: '-----BEGIN AGE ENCRYPTED FILE-----\nYWdl\n-----END AGE ENCRYPTED FILE-----\n',
-}
+const row = sealedFor(DOCUMENT)
 const PKEY_DUPLICATE = 'duplicate key value violates unique constraint "contact_submissions_pkey"'
 
 type Request = { url: string; init: RequestInit }
@@ -173,6 +170,145 @@ describe('sendSealed', () => {
 
     answerWith(500, { code: 'XX000', message: 'internal error', details: null, hint: null })
     expect(await sendSealed(row)).toMatchObject({ kind: 'server-error', reason: 'serverError' })
+  })
+})
+
+describe('classifyInsertAnswer (what supabase-js resolves with)', () => {
+  const pkey = 'duplicate key value violates unique constraint "contact_submissions_pkey"'
+  it.each([
+    ['no error', { error: null, status: 201 }, 'delivered', undefined],
+    [
+      'a replayed id (409, 23505 on the primary key)',
+      { error: { code: '23505', message: pkey }, status: 409 },
+      'delivered',
+      undefined,
+    ],
+    [
+      'fetch failed, reset or timed out (status 0)',
+      { error: { message: 'AbortError: signal timed out' }, status: 0 },
+      'no-answer',
+      'noAnswer',
+    ],
+    [
+      'a 200 that is not ours (captive portal HTML)',
+      { error: { message: '<html>Login</html>' }, status: 200 },
+      'no-answer',
+      'noAnswer',
+    ],
+    [
+      'a 200 with an empty body and no error (a proxy)',
+      { error: null, status: 200 },
+      'no-answer',
+      'noAnswer',
+    ],
+    [
+      'a 204 and no error (a misrouted request)',
+      { error: null, status: 204 },
+      'no-answer',
+      'noAnswer',
+    ],
+    [
+      'a 404 answering [] and no error (a paused project)',
+      { error: null, status: 404 },
+      'no-answer',
+      'noAnswer',
+    ],
+    [
+      "Cloudflare's 522 (origin unreachable)",
+      { error: { message: '<html>522</html>' }, status: 522 },
+      'no-answer',
+      'noAnswer',
+    ],
+    [
+      "Cloudflare's 524 (origin too slow)",
+      { error: { message: '<html>524</html>' }, status: 524 },
+      'no-answer',
+      'noAnswer',
+    ],
+    ['408', { error: { message: 'Request Timeout' }, status: 408 }, 'no-answer', 'noAnswer'],
+    [
+      '429',
+      { error: { code: 'rate_limited', message: '{"code":"…"}' }, status: 429 },
+      'no-answer',
+      'busy',
+    ],
+    [
+      '502 gateway',
+      { error: { message: '<html>Bad Gateway</html>' }, status: 502 },
+      'no-answer',
+      'noAnswer',
+    ],
+    [
+      '503 gateway',
+      { error: { message: '<html>Service Unavailable</html>' }, status: 503 },
+      'no-answer',
+      'noAnswer',
+    ],
+    ['504 gateway', { error: { message: '' }, status: 504 }, 'no-answer', 'noAnswer'],
+    [
+      '500 from PostgREST',
+      { error: { code: 'XX000', message: 'internal' }, status: 500 },
+      'server-error',
+      'serverError',
+    ],
+    ['413', { error: { message: 'Payload Too Large' }, status: 413 }, 'refused', 'tooLarge'],
+    [
+      'an unknown key_id (23503)',
+      { error: { code: '23503', message: 'violates foreign key constraint' }, status: 409 },
+      'refused',
+      'staleKey',
+    ],
+    [
+      'another unique constraint',
+      { error: { code: '23505', message: 'violates unique constraint "x_key"' }, status: 409 },
+      'refused',
+      'notAccepted',
+    ],
+    [
+      'a check violation',
+      {
+        error: {
+          code: '23514',
+          message: 'violates check constraint "contact_submissions_sealed_check"',
+        },
+        status: 400,
+      },
+      'refused',
+      'notAccepted',
+    ],
+    [
+      'no permission (42501)',
+      { error: { code: '42501', message: 'permission denied for table' }, status: 401 },
+      'refused',
+      'notAccepted',
+    ],
+    [
+      'a missing table (PGRST205)',
+      { error: { code: 'PGRST205', message: 'Could not find the table' }, status: 404 },
+      'refused',
+      'unavailable',
+    ],
+    [
+      'a 4xx without a body (spec §8: "Please try again later.")',
+      { error: { message: '' }, status: 400 },
+      'refused',
+      'fallback',
+    ],
+  ] as const)('%s', (_name, answer, kind, reason) => {
+    const outcome = classifyInsertAnswer(answer)
+    expect(outcome.kind).toBe(kind)
+    if (outcome.kind !== 'delivered') {
+      expect(outcome.reason).toBe(reason)
+      expect(outcome.detail).toContain(`HTTP ${answer.status}`)
+    }
+  })
+
+  it('puts no markup, SQL or constraint name in any sentence a visitor can see', () => {
+    for (const sentence of Object.values(failureMessages)) {
+      expect(sentence).not.toMatch(/<|>|constraint|violates|contact_submissions|23\d{3}|PGRST/)
+    }
+    expect(failureMessages.fallback).toBe(FALLBACK_ERROR_MESSAGE)
+    expect(FALLBACK_ERROR_MESSAGE).toBe('Please try again later.')
   })
 })
 

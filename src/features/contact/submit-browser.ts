@@ -3,7 +3,7 @@ import { outbox } from './outbox/use-outbox'
 import type { SendOutcome } from './send-to-supabase'
 import type { SubmitDependencies } from './submit-contact'
 
-// Loaded as the visitor starts on the form (`prepare`), not with the page: a visitor who only
+// Loaded as the visitor starts on the form (`preload`), not with the page: a visitor who only
 // reads /contact downloads neither the sealer's loader nor the sender.
 const sealing = () => import('./sealing/load-sealer')
 const sender = () => import('./send-to-supabase')
@@ -13,13 +13,13 @@ export const SEAL_MEASURE = 'contact:seal'
 
 /** What the contact form uses in the browser: the age sealer, Supabase, the outbox, `navigator.onLine`. */
 export const browserSubmitDependencies: SubmitDependencies = {
-  prepare() {
+  preload() {
     sealing().then(
       ({ preloadSealer }) => preloadSealer(),
       () => undefined,
     )
     sender().catch(() => undefined)
-    outbox.prepare()
+    outbox.preload()
   },
   // A loader that cannot load rejects, and the submit fails closed with the general reason.
   async seal(document) {

@@ -1,180 +1,21 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { SealedRow } from '../../shared/database-types'
-import { failureMessages, FALLBACK_ERROR_MESSAGE, submitToasts } from './contact-copy'
-import type { SubmissionDocument } from '../../shared/submission/sealed-document'
-import { classifyInsertAnswer, type SendOutcome } from './send-to-supabase'
+import { failureMessages, submitToasts } from './contact-copy'
+import { DOCUMENT, fakeDependencies, sealedFor } from './contact-test-fixtures'
+import type { SendOutcome } from './send-to-supabase'
 import {
   QUEUE_TIMEOUT_MS,
+  STILL_SENDING_AFTER_MS,
   submitContact,
   SUBMIT_DEADLINE_MS,
   type SubmitDependencies,
 } from './submit-contact'
 
-const document: SubmissionDocument = {
-  id: '3b241101-e2bb-4255-8caf-4136c566a962',
-  name: 'Ada',
-  contact: 'ada@example.com',
-  project_type: null,
-  budget: 'discuss',
-  message: 'Launch in Q3.',
-  user_agent: 'TestAgent/1.0',
-  submitted_at: '2025-03-01T09:00:00.000Z',
-}
-const row: SealedRow = {
-  id: document.id,
-  key_id: '0123456789abcdef',
-  sealed: '-----BEGIN AGE ENCRYPTED FILE-----\nYWdl\n-----END AGE ENCRYPTED FILE-----\n',
-}
+const document = DOCUMENT
+const row = sealedFor(document)
 
-function dependencies(outcome: SendOutcome, overrides: Partial<SubmitDependencies> = {}) {
-  return {
-    prepare: vi.fn(),
-    seal: vi.fn(async () => row),
-    send: vi.fn(async () => outcome),
-    enqueue: vi.fn(async () => {}),
-    isOnline: () => true,
-    ...overrides,
-  }
-}
-
-describe('classifyInsertAnswer (what supabase-js resolves with)', () => {
-  const pkey = 'duplicate key value violates unique constraint "contact_submissions_pkey"'
-  it.each([
-    ['no error', { error: null, status: 201 }, 'delivered', undefined],
-    [
-      'a replayed id (409, 23505 on the primary key)',
-      { error: { code: '23505', message: pkey }, status: 409 },
-      'delivered',
-      undefined,
-    ],
-    [
-      'fetch failed, reset or timed out (status 0)',
-      { error: { message: 'AbortError: signal timed out' }, status: 0 },
-      'no-answer',
-      'noAnswer',
-    ],
-    [
-      'a 200 that is not ours (captive portal HTML)',
-      { error: { message: '<html>Login</html>' }, status: 200 },
-      'no-answer',
-      'noAnswer',
-    ],
-    [
-      'a 200 with an empty body and no error (a proxy)',
-      { error: null, status: 200 },
-      'no-answer',
-      'noAnswer',
-    ],
-    [
-      'a 204 and no error (a misrouted request)',
-      { error: null, status: 204 },
-      'no-answer',
-      'noAnswer',
-    ],
-    [
-      'a 404 answering [] and no error (a paused project)',
-      { error: null, status: 404 },
-      'no-answer',
-      'noAnswer',
-    ],
-    [
-      "Cloudflare's 522 (origin unreachable)",
-      { error: { message: '<html>522</html>' }, status: 522 },
-      'no-answer',
-      'noAnswer',
-    ],
-    [
-      "Cloudflare's 524 (origin too slow)",
-      { error: { message: '<html>524</html>' }, status: 524 },
-      'no-answer',
-      'noAnswer',
-    ],
-    ['408', { error: { message: 'Request Timeout' }, status: 408 }, 'no-answer', 'noAnswer'],
-    [
-      '429',
-      { error: { code: 'rate_limited', message: '{"code":"…"}' }, status: 429 },
-      'no-answer',
-      'busy',
-    ],
-    [
-      '502 gateway',
-      { error: { message: '<html>Bad Gateway</html>' }, status: 502 },
-      'no-answer',
-      'noAnswer',
-    ],
-    [
-      '503 gateway',
-      { error: { message: '<html>Service Unavailable</html>' }, status: 503 },
-      'no-answer',
-      'noAnswer',
-    ],
-    ['504 gateway', { error: { message: '' }, status: 504 }, 'no-answer', 'noAnswer'],
-    [
-      '500 from PostgREST',
-      { error: { code: 'XX000', message: 'internal' }, status: 500 },
-      'server-error',
-      'serverError',
-    ],
-    ['413', { error: { message: 'Payload Too Large' }, status: 413 }, 'refused', 'tooLarge'],
-    [
-      'an unknown key_id (23503)',
-      { error: { code: '23503', message: 'violates foreign key constraint' }, status: 409 },
-      'refused',
-      'staleKey',
-    ],
-    [
-      'another unique constraint',
-      { error: { code: '23505', message: 'violates unique constraint "x_key"' }, status: 409 },
-      'refused',
-      'notAccepted',
-    ],
-    [
-      'a check violation',
-      {
-        error: {
-          code: '23514',
-          message: 'violates check constraint "contact_submissions_sealed_check"',
-        },
-        status: 400,
-      },
-      'refused',
-      'notAccepted',
-    ],
-    [
-      'no permission (42501)',
-      { error: { code: '42501', message: 'permission denied for table' }, status: 401 },
-      'refused',
-      'notAccepted',
-    ],
-    [
-      'a missing table (PGRST205)',
-      { error: { code: 'PGRST205', message: 'Could not find the table' }, status: 404 },
-      'refused',
-      'unavailable',
-    ],
-    [
-      'a 4xx without a body (spec §8: "Please try again later.")',
-      { error: { message: '' }, status: 400 },
-      'refused',
-      'fallback',
-    ],
-  ] as const)('%s', (_name, answer, kind, reason) => {
-    const outcome = classifyInsertAnswer(answer)
-    expect(outcome.kind).toBe(kind)
-    if (outcome.kind !== 'delivered') {
-      expect(outcome.reason).toBe(reason)
-      expect(outcome.detail).toContain(`HTTP ${answer.status}`)
-    }
-  })
-
-  it('puts no markup, SQL or constraint name in any sentence a visitor can see', () => {
-    for (const sentence of Object.values(failureMessages)) {
-      expect(sentence).not.toMatch(/<|>|constraint|violates|contact_submissions|23\d{3}|PGRST/)
-    }
-    expect(failureMessages.fallback).toBe(FALLBACK_ERROR_MESSAGE)
-    expect(FALLBACK_ERROR_MESSAGE).toBe('Please try again later.')
-  })
-})
+const dependencies = (outcome: SendOutcome, overrides: Partial<SubmitDependencies> = {}) =>
+  fakeDependencies({ send: async () => outcome, ...overrides })
 
 describe('submitContact', () => {
   it('seals, then sends the sealed row only, and reports sent', async () => {
@@ -309,6 +150,48 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
       ),
     ).toEqual({ kind: 'queued' })
     expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('reports a slow seal after STILL_SENDING_AFTER_MS, then a slow send at once once sealed', async () => {
+    vi.useFakeTimers()
+    let finishSeal: (sealed: SealedRow) => void = () => {}
+    const onSlow = vi.fn()
+    const deps = dependencies(
+      { kind: 'delivered' },
+      {
+        seal: vi.fn(() => new Promise<SealedRow>((resolve) => (finishSeal = resolve))),
+        send: vi.fn(() => stalled<SendOutcome>()),
+      },
+    )
+    void submitContact(document, deps, { onSlow })
+    await vi.advanceTimersByTimeAsync(STILL_SENDING_AFTER_MS - 1)
+    expect(onSlow).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(onSlow.mock.calls).toEqual([['sealing']])
+    finishSeal(row)
+    await settle()
+    expect(onSlow.mock.calls).toEqual([['sealing'], ['sending']])
+    await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS)
+    expect(onSlow).toHaveBeenCalledTimes(2)
+  })
+
+  it("gives a quick seal's send its own STILL_SENDING_AFTER_MS before calling it slow, and says nothing of a quick one", async () => {
+    vi.useFakeTimers()
+    const onSlow = vi.fn()
+    void submitContact(
+      document,
+      dependencies({ kind: 'delivered' }, { send: vi.fn(() => stalled<SendOutcome>()) }),
+      { onSlow },
+    )
+    await vi.advanceTimersByTimeAsync(STILL_SENDING_AFTER_MS - 1)
+    expect(onSlow).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(onSlow.mock.calls).toEqual([['sending']])
+
+    const quick = vi.fn()
+    await submitContact(document, dependencies({ kind: 'delivered' }), { onSlow: quick })
+    await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS)
+    expect(quick).not.toHaveBeenCalled()
   })
 
   it('says the row is sealed only once it is, and never when sealing fails', async () => {

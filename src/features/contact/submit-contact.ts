@@ -14,7 +14,7 @@ export type SubmitResult =
 
 export type SubmitDependencies = {
   /** Loads the sealer ahead of need; called when the visitor first focuses or types in the form. */
-  prepare: () => void
+  preload: () => void
   /** Encrypts the document to the agency's recipients; throws (a SealingError) when it cannot. */
   seal: (document: SubmissionDocument) => Promise<SealedRow>
   /** Sends the sealed row; `signal` aborts when the submit's deadline passes. */
@@ -28,11 +28,25 @@ export type SubmitDependencies = {
   isOnline: () => boolean
 }
 
+/** A step of the submit that is taking long enough to tell the visitor why they wait. */
+export type SlowStep = 'sealing' | 'sending'
+
 /** What the form learns while a submit runs. */
 export type SubmitProgress = {
   /** The row is sealed: from now on, nothing the visitor typed can leave or be stored readable. */
   onSealed?: () => void
+  /**
+   * A step has been slow: 'sealing' once the encryption code has taken STILL_SENDING_AFTER_MS from
+   * Send, 'sending' once the sealed row's send has (at once, if sealing was already slow).
+   */
+  onSlow?: (step: SlowStep) => void
 }
+
+/**
+ * After this long "Encrypting & Sending..." gets a line saying the connection is slow: counted
+ * from Send while the encryption code loads, and from sealing for the send itself.
+ */
+export const STILL_SENDING_AFTER_MS = 4_000
 
 /**
  * The longest a visitor waits on "Encrypting & Sending..." from pressing Send until the row is
@@ -75,9 +89,17 @@ function timer(milliseconds: number) {
 export async function submitContact(
   document: SubmissionDocument,
   deps: SubmitDependencies,
-  { onSealed }: SubmitProgress = {},
+  { onSealed, onSlow }: SubmitProgress = {},
 ): Promise<SubmitResult> {
   const deadline = timer(SUBMIT_DEADLINE_MS)
+  // "Still sending" says the message is already encrypted, so it waits for the seal: while the
+  // encryption code is slow to load, 'sealing' is reported instead. Once sealed, a send gets its
+  // own few seconds, unless the wait has already been long.
+  let slowSealing = false
+  let slowTimer = setTimeout(() => {
+    slowSealing = true
+    onSlow?.('sealing')
+  }, STILL_SENDING_AFTER_MS)
   try {
     let row: SealedRow | typeof TIMED_OUT
     try {
@@ -98,6 +120,9 @@ export async function submitContact(
         detail: `not sealed within ${SUBMIT_DEADLINE_MS} ms`,
       }
     }
+    clearTimeout(slowTimer)
+    if (slowSealing) onSlow?.('sending')
+    else slowTimer = setTimeout(() => onSlow?.('sending'), STILL_SENDING_AFTER_MS)
     onSealed?.()
     if (!deps.isOnline()) return await queue(row, deps)
 
@@ -120,6 +145,7 @@ export async function submitContact(
     }
   } finally {
     deadline.clear()
+    clearTimeout(slowTimer)
   }
 }
 

@@ -7,14 +7,9 @@ import {
   PROJECT_TYPE_OPTIONS,
   submissionFieldsSchema as contactFormSchema,
 } from './fields'
+import { FILLED_FIELDS } from './submission-test-fixtures'
 
-const filled = {
-  name: 'Ada',
-  contact: '@ada_l',
-  project_type: 'crypto/web3-launch',
-  budget: '10k-25k',
-  message: 'Token launch in Q3.',
-}
+const filled = FILLED_FIELDS
 
 describe('contact form schema', () => {
   it('trims the three required fields', () => {

@@ -6,38 +6,32 @@
  */
 import { z } from '../zod'
 
-/** Spec §3: the stored value is the lowercase label with spaces turned into hyphens (tested). */
-export const PROJECT_TYPE_VALUES = [
-  'crypto/web3-launch',
-  'anonymous-marketing-campaign',
-  'community-building',
-  'ai-automation-setup',
-  'payment-solutions',
-  'email/sms-sequences',
-  'other',
+/** Spec §3's project types, as the dropdown shows them, in its order. */
+export const PROJECT_TYPE_LABELS = [
+  'Crypto/Web3 Launch',
+  'Anonymous Marketing Campaign',
+  'Community Building',
+  'AI Automation Setup',
+  'Payment Solutions',
+  'Email/SMS Sequences',
+  'Other',
 ] as const
-export type ProjectType = (typeof PROJECT_TYPE_VALUES)[number]
 
-const projectTypeLabels = {
-  'crypto/web3-launch': 'Crypto/Web3 Launch',
-  'anonymous-marketing-campaign': 'Anonymous Marketing Campaign',
-  'community-building': 'Community Building',
-  'ai-automation-setup': 'AI Automation Setup',
-  'payment-solutions': 'Payment Solutions',
-  'email/sms-sequences': 'Email/SMS Sequences',
-  other: 'Other',
-} as const satisfies Record<ProjectType, string>
+type Hyphenated<Text extends string> = Text extends `${infer Head} ${infer Tail}`
+  ? `${Head}-${Hyphenated<Tail>}`
+  : Text
+/** Spec §3: the stored value is the lowercase label with spaces turned into hyphens. */
+type OptionValue<Label extends string> = Lowercase<Hyphenated<Label>>
+const optionValue = <Label extends string>(label: Label) =>
+  label.toLowerCase().replaceAll(' ', '-') as OptionValue<Label>
 
-export const BUDGET_VALUES = [
-  'under-10k',
-  '10k-25k',
-  '25k-50k',
-  '50k-100k',
-  '100k-plus',
-  'discuss',
-] as const
-export type Budget = (typeof BUDGET_VALUES)[number]
+export type ProjectType = OptionValue<(typeof PROJECT_TYPE_LABELS)[number]>
+export const PROJECT_TYPE_VALUES = PROJECT_TYPE_LABELS.map(optionValue) as [
+  ProjectType,
+  ...ProjectType[],
+]
 
+/** Spec §3's budget ranges, value and label, in its order (string keys keep their order). */
 const budgetLabels = {
   'under-10k': 'Under $10K',
   '10k-25k': '$10K - $25K',
@@ -45,15 +39,16 @@ const budgetLabels = {
   '50k-100k': '$50K - $100K',
   '100k-plus': '$100K+',
   discuss: 'Prefer to discuss',
-} as const satisfies Record<Budget, string>
+} as const
+export type Budget = keyof typeof budgetLabels
+export const BUDGET_VALUES = Object.keys(budgetLabels) as [Budget, ...Budget[]]
 
 /** The dropdowns' options, in the spec's order. */
-export const PROJECT_TYPE_OPTIONS = PROJECT_TYPE_VALUES.map((value) => ({
-  value,
-  label: projectTypeLabels[value],
+export const PROJECT_TYPE_OPTIONS = PROJECT_TYPE_LABELS.map((label) => ({
+  value: optionValue(label),
+  label,
 }))
 export const BUDGET_OPTIONS = BUDGET_VALUES.map((value) => ({ value, label: budgetLabels[value] }))
-export const PROJECT_TYPE_LABELS = PROJECT_TYPE_OPTIONS.map((option) => option.label)
 
 /**
  * Length limits in characters (UTF-16 units, as zod counts them). The spec leaves them open; these

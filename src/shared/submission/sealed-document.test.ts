@@ -1,22 +1,16 @@
 import { describe, expect, it } from 'vitest'
+import { FILLED_FIELDS, NIGHT_OWL } from './submission-test-fixtures'
 import { LIMITS, submissionFieldsSchema } from './fields'
 import {
   buildDocument,
+  DocumentError,
   PAD_BUCKET_BYTES,
   padDocument,
+  parseSealedDocument,
   type SubmissionDocument,
 } from './sealed-document'
 
-const submission: SubmissionDocument = {
-  id: '0b9d7c1e-4f3a-4c2b-9a1d-6e5f4a3b2c1d',
-  name: 'Night Owl',
-  contact: '@night_owl',
-  project_type: 'crypto/web3-launch',
-  budget: '25k-50k',
-  message: 'Token launch in Q3, need a quiet campaign.',
-  user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chromium',
-  submitted_at: '2026-11-22T16:20:00.000Z',
-}
+const submission = NIGHT_OWL
 
 /** Random base64url filler, as the sealer draws it. */
 const filler = (length: number) =>
@@ -30,13 +24,7 @@ const byteLength = (text: string) => new TextEncoder().encode(text).byteLength
 const unpaddedLength = (doc: SubmissionDocument) =>
   byteLength(JSON.stringify({ v: 1, ...doc, pad: '' }))
 
-const filled = {
-  name: 'Ada',
-  contact: '@ada_l',
-  project_type: 'crypto/web3-launch',
-  budget: '10k-25k',
-  message: 'Token launch in Q3.',
-}
+const filled = FILLED_FIELDS
 
 describe('the document to seal', () => {
   const id = '8f14e45f-ceea-467f-a0e6-2c1b6c5a9d10'
@@ -127,5 +115,50 @@ describe('padDocument', () => {
   it('carries only the contract fields, whatever else the object holds', () => {
     const withExtra = { ...submission, password: 'hunter2' } as SubmissionDocument
     expect(pad(withExtra)).not.toContain('hunter2')
+  })
+})
+
+describe('parseSealedDocument', () => {
+  const sealedText = (changes: Record<string, unknown> = {}) =>
+    JSON.stringify({ ...(JSON.parse(pad(submission)) as object), ...changes })
+
+  it('reads back what padDocument wrote, every field as it was', () => {
+    expect(parseSealedDocument(sealedText())).toMatchObject({ v: 1, ...submission })
+  })
+
+  it('names the problem, never a value, when the text is not a document', () => {
+    const problem = (text: string) => {
+      try {
+        parseSealedDocument(text)
+      } catch (error) {
+        expect(error).toBeInstanceOf(DocumentError)
+        expect((error as DocumentError).name).toBe('DocumentError')
+        expect((error as DocumentError).message).not.toContain('Night Owl')
+        return (error as DocumentError).problem
+      }
+      return 'parsed'
+    }
+    expect(problem('Night Owl, not JSON')).toBe('not-json')
+    expect(() => parseSealedDocument('{')).toThrow('not a sealed submission document (not-json)')
+    expect(problem('null')).toBe('invalid')
+    expect(problem('"Night Owl"')).toBe('invalid')
+    expect(problem(JSON.stringify({ name: 'Night Owl' }))).toBe('invalid')
+    expect(problem(sealedText({ v: 2 }))).toBe('unknown-version')
+    expect(problem(sealedText({ v: '1' }))).toBe('unknown-version')
+    expect(problem(sealedText({ name: '' }))).toBe('invalid')
+  })
+
+  it('takes filler of base64url characters only, of any length', () => {
+    expect(parseSealedDocument(sealedText({ pad: '' })).pad).toBe('')
+    expect(parseSealedDocument(sealedText({ pad: 'Ab9_-x' })).pad).toBe('Ab9_-x')
+    for (const pad of ['!abc', 'abc!', 'a+b', 'ab=', 'a b']) {
+      expect(() => parseSealedDocument(sealedText({ pad })), pad).toThrow(DocumentError)
+    }
+  })
+
+  it('takes a user agent up to the limit, not beyond', () => {
+    const agent = (length: number) => sealedText({ user_agent: 'U'.repeat(length) })
+    expect(parseSealedDocument(agent(LIMITS.userAgent)).user_agent).toHaveLength(LIMITS.userAgent)
+    expect(() => parseSealedDocument(agent(LIMITS.userAgent + 1))).toThrow(DocumentError)
   })
 })

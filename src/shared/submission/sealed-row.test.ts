@@ -58,3 +58,46 @@ describe('isAgeArmor', () => {
     expect(isAgeArmor(null)).toBe(false)
   })
 })
+
+describe('isAgeArmor at its edges', () => {
+  const wrap = (binary: string, padding = true) => {
+    const base64 = btoa(binary)
+    const body = padding ? base64 : base64.replace(/=+$/, '')
+    return `-----BEGIN AGE ENCRYPTED FILE-----\n${body.match(/.{1,64}/g)?.join('\n') ?? ''}\n-----END AGE ENCRYPTED FILE-----\n`
+  }
+  const header = 'age-encryption.org/v1\n-> X25519 c3RhbmQtaW4\nYm9keQ\n--- bWFj\n'
+
+  it('needs the header MAC line after the stanza', () => {
+    expect(isAgeArmor(wrap(`${header}payload`))).toBe(true)
+    expect(isAgeArmor(wrap('age-encryption.org/v1\n-> X25519 c3RhbmQtaW4\nYm9keQ\npayload'))).toBe(
+      false,
+    )
+  })
+
+  it('refuses text before or after the armor, and base64 without its padding', async () => {
+    const { armor } = (await armorSamples(staff.recipient))['an armor age wrote']!
+    expect(isAgeArmor(armor)).toBe(true)
+    expect(isAgeArmor(`x${armor}`)).toBe(false)
+    expect(isAgeArmor(`${armor}x`)).toBe(false)
+    // 2 bytes over a multiple of 3: canonical base64 ends in "=", which must be there.
+    const binary = `${header}ab`
+    expect(binary.length % 3).toBe(2)
+    expect(isAgeArmor(wrap(binary))).toBe(true)
+    expect(isAgeArmor(wrap(binary, false))).toBe(false)
+  })
+
+  it(`takes the longest armor within ${SEALED_MAX_CHARS} characters, not the next one`, () => {
+    // An armor's length moves in steps of 4 or 5 characters: collect the two around the bound.
+    const sizes = new Map<number, string>()
+    for (let filler = 37_600; filler < 37_800; filler += 1) {
+      const armor = wrap(`${header}${'p'.repeat(filler)}`)
+      sizes.set(armor.length, armor)
+    }
+    const lengths = [...sizes.keys()].sort((a, b) => a - b)
+    const within = Math.max(...lengths.filter((length) => length <= SEALED_MAX_CHARS))
+    const beyond = Math.min(...lengths.filter((length) => length > SEALED_MAX_CHARS))
+    expect(SEALED_MAX_CHARS - within).toBeLessThan(5)
+    expect(isAgeArmor(sizes.get(within))).toBe(true)
+    expect(isAgeArmor(sizes.get(beyond))).toBe(false)
+  })
+})

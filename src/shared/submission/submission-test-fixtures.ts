@@ -1,5 +1,27 @@
 /** Test data for the sealed submission's contract, shared by the unit and migration tests. */
 import { Encrypter, armor } from 'age-encryption'
+import type { SubmissionDocument } from './sealed-document'
+
+/** The form's five fields filled in, as a visitor would (before parsing). */
+export const FILLED_FIELDS = {
+  name: 'Ada',
+  contact: '@ada_l',
+  project_type: 'crypto/web3-launch',
+  budget: '10k-25k',
+  message: 'Token launch in Q3.',
+}
+
+/** A submission document with every field set, as the sealer receives it. */
+export const NIGHT_OWL: SubmissionDocument = {
+  id: '0b9d7c1e-4f3a-4c2b-9a1d-6e5f4a3b2c1d',
+  name: 'Night Owl',
+  contact: '@night_owl',
+  project_type: 'crypto/web3-launch',
+  budget: '25k-50k',
+  message: 'Token launch in Q3, need a quiet campaign.',
+  user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chromium',
+  submitted_at: '2026-11-22T16:20:00.000Z',
+}
 
 /**
  * Armors sealed to `recipient` and damaged in the ways that matter, each with the verdict of the

@@ -1,3 +1,4 @@
+import { KEY_ID_PATTERN } from '../../../shared/submission/sealed-row'
 import { z } from '../../../shared/zod'
 import { failureMessages } from '../contact-copy'
 import type { SendOutcome, SendSealed } from '../send-to-supabase'
@@ -13,7 +14,7 @@ import type { OutboxRecord, OutboxStore } from './outbox-store'
 export const outboxRecordSchema = z.object({
   v: z.literal(1),
   id: z.uuid(),
-  key_id: z.string().regex(/^[0-9a-f]{16}$/),
+  key_id: z.string().regex(KEY_ID_PATTERN),
   sealed: z
     .string()
     .max(256 * 1024)

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react'
 import { formatQueuedAt, outboxCopy } from './outbox-copy'
 import type { OutboxRecord } from './outbox-store'
-import { outbox, useOutbox } from './use-outbox'
+import { outbox } from './use-outbox'
+import { useOutbox } from './use-outbox'
 
 const buttonClasses =
   'inline-flex min-h-10 items-center rounded-full px-4 py-2 text-sm font-semibold'

@@ -5,16 +5,9 @@ import 'fake-indexeddb/auto'
 import { IDBFactory } from 'fake-indexeddb'
 import { wrap, type IDBPDatabase } from 'idb'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
-import type { SealedRow } from '../../../shared/database-types'
 import { existingDatabases, OUTBOX_DB_NAME } from './outbox-definitions'
 import { OUTBOX_STORE, openOutboxStore, type OutboxStore } from './outbox-store'
-
-const T0 = Date.parse('2025-03-01T09:00:00.000Z')
-const ADA: SealedRow = {
-  id: '0b6f1a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
-  key_id: '0123456789abcdef',
-  sealed: '-----BEGIN AGE ENCRYPTED FILE-----\nYWRh\n-----END AGE ENCRYPTED FILE-----\n',
-}
+import { ADA, T0 } from '../contact-test-fixtures'
 
 let factory: IDBFactory
 let store: OutboxStore
@@ -45,7 +38,7 @@ test('lets another tab upgrade the database instead of blocking it, and stops us
   const upgraded = await upgradeFromAnotherTab()
   upgraded.close()
 
-  // The page notices on its next use and reopens (use-outbox.ts).
+  // The page notices on its next use and reopens (outbox-engine.ts).
   await expect(store.list()).rejects.toThrow()
 })
 

@@ -60,7 +60,7 @@ export async function openOutboxStore(factory: IDBFactory = indexedDB): Promise<
   })
   const db = (await wrap(request)) as IDBPDatabase<OutboxSchema>
   // A newer version of the site in another tab wants to upgrade the database: let it. The next
-  // use fails, and the page reopens (use-outbox.ts).
+  // use fails, and the page reopens (outbox-engine.ts).
   db.addEventListener('versionchange', () => db.close())
 
   return {

@@ -8,26 +8,14 @@ import type { SealedRow } from '../../../shared/database-types'
 import { failureMessages, submitToasts } from '../contact-copy'
 import type { SendOutcome } from '../send-to-supabase'
 import { outboxCopy } from './outbox-copy'
+import { ADA, BOB, REFUSED } from '../contact-test-fixtures'
 
 /**
  * The outbox's owner as a page has it (fake IndexedDB, the real store, flush and lock), with only
  * the network faked: what the visitor is told when the backend refuses queued messages.
  */
 
-const armor = (body: string) =>
-  `-----BEGIN AGE ENCRYPTED FILE-----\n${body}\n-----END AGE ENCRYPTED FILE-----\n`
-const ADA: SealedRow = {
-  id: '0b6f1a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
-  key_id: '0123456789abcdef',
-  sealed: armor('YWRh'),
-}
-const BOB: SealedRow = {
-  id: '1c7a2b63-4d5e-4f60-9b0c-1d2e3f4a5b6c',
-  key_id: '0123456789abcdef',
-  sealed: armor('Ym9i'),
-}
-const REFUSED_DETAIL = 'HTTP 409 23503: key_id not registered'
-const REFUSED: SendOutcome = { kind: 'refused', reason: 'staleKey', detail: REFUSED_DETAIL }
+const REFUSED_DETAIL = REFUSED.detail
 
 const wire = vi.hoisted(() => ({ sent: [] as string[] }))
 vi.mock('../send-to-supabase', () => ({

@@ -12,7 +12,7 @@ describe('loadSealer', () => {
     const [first, second] = await Promise.all([loadSealer(), loadSealer()])
     expect(first).toBe(second)
     expect(typeof first.sealSubmission).toBe('function')
-    expect(typeof first.warmUp).toBe('function')
+    expect(typeof first.preload).toBe('function')
   })
 
   it('turns a failed load into a SealingError and tries again next time', async () => {
@@ -34,16 +34,16 @@ describe('loadSealer', () => {
   })
 
   it('warms the sealer up once, on the first preload', async () => {
-    const warmUp = vi.fn(async () => undefined)
-    vi.doMock('./seal-submission', () => ({ sealSubmission: vi.fn(), warmUp }))
+    const preload = vi.fn(async () => undefined)
+    vi.doMock('./seal-submission', () => ({ sealSubmission: vi.fn(), preload }))
     const { loadSealer, preloadSealer } = await import('./load-sealer')
 
     preloadSealer()
     preloadSealer()
     await loadSealer()
-    await vi.waitFor(() => expect(warmUp).toHaveBeenCalledTimes(1))
+    await vi.waitFor(() => expect(preload).toHaveBeenCalledTimes(1))
     preloadSealer()
     await new Promise((resolve) => setTimeout(resolve, 10))
-    expect(warmUp).toHaveBeenCalledTimes(1)
+    expect(preload).toHaveBeenCalledTimes(1)
   })
 })

@@ -19,7 +19,7 @@ export function loadSealer(): Promise<Sealer> {
   return sealer
 }
 
-let warmedUp = false
+let preloaded = false
 
 /**
  * Starts loading the crypto chunk without waiting for it: call it when the visitor first focuses or
@@ -30,9 +30,9 @@ let warmedUp = false
 export function preloadSealer(): void {
   loadSealer()
     .then((sealer) => {
-      if (warmedUp) return
-      warmedUp = true
-      return sealer.warmUp()
+      if (preloaded) return
+      preloaded = true
+      return sealer.preload()
     })
     .catch(() => undefined)
 }

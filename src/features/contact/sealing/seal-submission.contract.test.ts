@@ -8,19 +8,10 @@ import {
   identityToRecipient,
 } from 'age-encryption'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { SubmissionDocument } from '../../../shared/submission/sealed-document'
-import { sealSubmission, warmUp } from './seal-submission'
+import { NIGHT_OWL } from '../../../shared/submission/submission-test-fixtures'
+import { sealSubmission, preload } from './seal-submission'
 
-const submission: SubmissionDocument = {
-  id: '0b9d7c1e-4f3a-4c2b-9a1d-6e5f4a3b2c1d',
-  name: 'Night Owl',
-  contact: '@night_owl',
-  project_type: null,
-  budget: null,
-  message: 'A quiet launch.',
-  user_agent: 'TestAgent/1.0',
-  submitted_at: '2026-11-22T16:20:00.000Z',
-}
+const submission = NIGHT_OWL
 
 let staff: string
 let checksumTypo: string
@@ -46,6 +37,14 @@ describe('recipients', () => {
     })
   })
 
+  it('refuses a typo while checking the set, before any key_id or encryption work begins', async () => {
+    const digest = vi.spyOn(globalThis.crypto.subtle, 'digest')
+    const error = await sealSubmission(submission, [staff, checksumTypo]).catch((e: unknown) => e)
+    expect(error).toMatchObject({ reason: 'invalid-recipient' })
+    expect((error as Error).cause).toBeUndefined()
+    expect(digest).not.toHaveBeenCalled()
+  })
+
   it('refuses a post-quantum (hybrid) recipient: the database registers X25519 recipients only', async () => {
     const hybrid = await identityToRecipient(await generateHybridIdentity())
     // age itself would take it; the sealer must not, or the database would refuse every row.
@@ -60,12 +59,12 @@ describe('recipients', () => {
   })
 })
 
-describe('warmUp', () => {
+describe('preload (the throwaway seal)', () => {
   it('really runs age once, to a recipient nobody holds, so the first real seal is fast', async () => {
     const encrypt = vi.spyOn(Encrypter.prototype, 'encrypt')
     const addRecipient = vi.spyOn(Encrypter.prototype, 'addRecipient')
 
-    await warmUp()
+    await preload()
 
     expect(encrypt).toHaveBeenCalledTimes(1)
     const recipients = addRecipient.mock.calls.map(([recipient]) => recipient)

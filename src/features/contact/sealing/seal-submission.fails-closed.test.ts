@@ -2,7 +2,7 @@
 // that promise today, so this file replaces its armor encoder with one that does.
 import { generateIdentity, identityToRecipient } from 'age-encryption'
 import { afterEach, beforeAll, expect, it, vi } from 'vitest'
-import type { SubmissionDocument } from '../../../shared/submission/sealed-document'
+import { NIGHT_OWL } from '../../../shared/submission/submission-test-fixtures'
 import { sealSubmission } from './seal-submission'
 import { SealingError } from './sealing-error'
 
@@ -22,16 +22,7 @@ vi.mock('age-encryption', async (importOriginal) => {
   }
 })
 
-const submission: SubmissionDocument = {
-  id: '0b9d7c1e-4f3a-4c2b-9a1d-6e5f4a3b2c1d',
-  name: 'Night Owl',
-  contact: '@night_owl',
-  project_type: null,
-  budget: null,
-  message: 'A quiet launch.',
-  user_agent: 'TestAgent/1.0',
-  submitted_at: '2026-11-22T16:20:00.000Z',
-}
+const submission = NIGHT_OWL
 
 let staff: string
 beforeAll(async () => {

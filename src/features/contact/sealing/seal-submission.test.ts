@@ -1,20 +1,11 @@
 import { Decrypter, armor, generateIdentity, identityToRecipient } from 'age-encryption'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { SubmissionDocument } from '../../../shared/submission/sealed-document'
+import { NIGHT_OWL } from '../../../shared/submission/submission-test-fixtures'
 import { keySetId } from '../../../shared/submission/sealed-row'
-import { sealSubmission, warmUp } from './seal-submission'
+import { sealSubmission, preload } from './seal-submission'
 import { SealingError } from './sealing-error'
 
-const submission: SubmissionDocument = {
-  id: '0b9d7c1e-4f3a-4c2b-9a1d-6e5f4a3b2c1d',
-  name: 'Night Owl',
-  contact: '@night_owl',
-  project_type: 'crypto/web3-launch',
-  budget: '25k-50k',
-  message: 'Token launch in Q3, need a quiet campaign.',
-  user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chromium',
-  submitted_at: '2026-11-22T16:20:00.000Z',
-}
+const submission = NIGHT_OWL
 
 async function newIdentity(): Promise<{ identity: string; recipient: string }> {
   const identity = await generateIdentity()
@@ -155,10 +146,10 @@ describe('sealing fails closed', () => {
   })
 })
 
-describe('warmUp', () => {
+describe('preload (the throwaway seal)', () => {
   it('runs age once and never throws, even where sealing is impossible', async () => {
-    await expect(warmUp()).resolves.toBeUndefined()
+    await expect(preload()).resolves.toBeUndefined()
     vi.stubGlobal('crypto', undefined)
-    await expect(warmUp()).resolves.toBeUndefined()
+    await expect(preload()).resolves.toBeUndefined()
   })
 })

@@ -39,11 +39,11 @@ function isSealableRecipient(recipient: unknown): boolean {
   }
 }
 
-/** The recipient set, checked, de-duplicated and sorted: the set key_id is computed over. */
+/** The recipient set, checked and de-duplicated (keySetId sorts it for the key_id). */
 function recipientSet(recipients: readonly string[]): string[] {
   if (recipients.length === 0) throw new SealingError('no-recipients')
   if (!recipients.every(isSealableRecipient)) throw new SealingError('invalid-recipient')
-  return [...new Set(recipients)].sort()
+  return [...new Set(recipients)]
 }
 
 function randomFiller(length: number, crypto: Crypto): string {
@@ -89,14 +89,14 @@ export async function sealSubmission(
 }
 
 /** A recipient whose identity was generated once and thrown away: nobody can open what it seals. */
-const WARM_UP_RECIPIENT = 'age163nrfhucxd064xnq2cp4fn7p2pwkfu6zs33y9akjjgkc4f8jupyssy33p0'
+const PRELOAD_RECIPIENT = 'age163nrfhucxd064xnq2cp4fn7p2pwkfu6zs33y9akjjgkc4f8jupyssy33p0'
 
 /**
  * Seals a throwaway document once, so the browser compiles age's code (X25519, HKDF, ChaCha20,
  * armor) while the visitor is still typing rather than when they press Send: the first seal in a
  * fresh page costs several times the later ones. Never throws; the result is discarded.
  */
-export async function warmUp(): Promise<void> {
+export async function preload(): Promise<void> {
   const blank = {
     id: '',
     name: '',
@@ -107,5 +107,5 @@ export async function warmUp(): Promise<void> {
     user_agent: '',
     submitted_at: '',
   }
-  await sealSubmission(blank, [WARM_UP_RECIPIENT]).catch(() => undefined)
+  await sealSubmission(blank, [PRELOAD_RECIPIENT]).catch(() => undefined)
 }

@@ -1,0 +1,118 @@
+/**
+ * The contact feature's unit-test data and fakes, written once: a document, sealed rows, the
+ * sender's outcomes, a scripted sender, raw access to a fake outbox database, and the form's
+ * dependencies. Real age armors live in src/shared/submission/submission-test-fixtures.ts; these
+ * rows only need to look like one to the outbox's check.
+ */
+import { wrap, type IDBPDatabase } from 'idb'
+import { vi } from 'vitest'
+import type { SealedRow } from '../../shared/database-types'
+import type { SubmissionDocument } from '../../shared/submission/sealed-document'
+import { OUTBOX_DB_NAME } from './outbox/outbox-definitions'
+import { OUTBOX_STORE } from './outbox/outbox-store'
+import type { SendOutcome, SendSealed } from './send-to-supabase'
+import type { SubmitDependencies } from './submit-contact'
+
+/** The tests' clock starts here (epoch ms). */
+export const T0 = Date.parse('2025-03-01T09:00:00.000Z')
+
+/** A submission as the form builds it. */
+export const DOCUMENT: SubmissionDocument = {
+  id: '3b241101-e2bb-4255-8caf-4136c566a962',
+  name: 'Ada',
+  contact: 'ada@example.com',
+  project_type: null,
+  budget: 'discuss',
+  message: 'Launch in Q3.',
+  user_agent: 'TestAgent/1.0',
+  submitted_at: '2025-03-01T09:00:00.000Z',
+}
+
+/** The armor's frame around `body`: the shape the outbox's record check accepts. */
+export const fakeArmor = (body: string) =>
+  `-----BEGIN AGE ENCRYPTED FILE-----\n${body}\n-----END AGE ENCRYPTED FILE-----\n`
+
+const KEY_ID = '0123456789abcdef'
+
+/** What a sealer would return for `document`. */
+export const sealedFor = ({ id }: Pick<SubmissionDocument, 'id'>): SealedRow => ({
+  id,
+  key_id: KEY_ID,
+  sealed: fakeArmor('YWdl'),
+})
+
+/** Three sealed rows, queued in this order where a test needs several. */
+export const ADA: SealedRow = {
+  id: '0b6f1a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
+  key_id: KEY_ID,
+  sealed: fakeArmor('YWRh'),
+}
+export const BOB: SealedRow = {
+  id: '1c7a2b63-4d5e-4f60-9b0c-1d2e3f4a5b6c',
+  key_id: KEY_ID,
+  sealed: fakeArmor('Ym9i'),
+}
+export const CY: SealedRow = {
+  id: '2d8b3c74-5e6f-4071-8c1d-2e3f4a5b6c7d',
+  key_id: KEY_ID,
+  sealed: fakeArmor('Y3k'),
+}
+
+/** One of each outcome the sender answers with. */
+export const DELIVERED = { kind: 'delivered' } satisfies SendOutcome
+export const NO_ANSWER = {
+  kind: 'no-answer',
+  reason: 'noAnswer',
+  detail: 'HTTP 0: TypeError: Failed to fetch',
+} satisfies SendOutcome
+export const SERVER_ERROR = {
+  kind: 'server-error',
+  reason: 'serverError',
+  detail: 'HTTP 500 XX000: boom',
+} satisfies SendOutcome
+export const REFUSED = {
+  kind: 'refused',
+  reason: 'staleKey',
+  detail: 'HTTP 409 23503: key_id not registered',
+} satisfies SendOutcome
+
+/** A send function answering from a script (one outcome per call, per id) that records its calls. */
+export function scriptedSend(script: Record<string, SendOutcome[]>) {
+  const sent: SealedRow[] = []
+  const send: SendSealed = async (row) => {
+    sent.push(row)
+    const outcome = script[row.id]?.shift()
+    if (!outcome) throw new Error(`unplanned send of ${row.id}`)
+    return outcome
+  }
+  return { send, sent, sentIds: () => sent.map((row) => row.id) }
+}
+
+/** The outbox's records as stored, past the store's own code: what is on disk, or damage to put there. */
+export function rawOutbox(factory: IDBFactory) {
+  const open = async () => (await wrap(factory.open(OUTBOX_DB_NAME))) as IDBPDatabase
+  return {
+    async records(): Promise<unknown[]> {
+      const db = await open()
+      const values: unknown[] = await db.getAll(OUTBOX_STORE)
+      db.close()
+      return values
+    },
+    async put(value: unknown): Promise<void> {
+      const db = await open()
+      await db.put(OUTBOX_STORE, value)
+      db.close()
+    },
+  }
+}
+
+/** The form's dependencies as spies: everything works (sealed, delivered, stored, online) unless overridden. */
+export function fakeDependencies(overrides: Partial<SubmitDependencies> = {}) {
+  return {
+    preload: vi.fn<SubmitDependencies['preload']>(overrides.preload ?? (() => {})),
+    seal: vi.fn<SubmitDependencies['seal']>(overrides.seal ?? (async (doc) => sealedFor(doc))),
+    send: vi.fn<SubmitDependencies['send']>(overrides.send ?? (async () => DELIVERED)),
+    enqueue: vi.fn<SubmitDependencies['enqueue']>(overrides.enqueue ?? (async () => {})),
+    isOnline: overrides.isOnline ?? (() => true),
+  }
+}
