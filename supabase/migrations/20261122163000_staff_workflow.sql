@@ -140,7 +140,10 @@ comment on table private.contact_settings is
 -- Deletes closed rows (completed or declined more than 24 hours before `at`) and every row
 -- created more than retention_days before `at`; returns how many submissions it deleted. `at` is a
 -- parameter so tests are deterministic; schedulers call it with the default. Also trims the
--- content-free response log to 90 days.
+-- content-free response log to 90 days, and the abuse limits' rate events to 24 hours, so "deleted
+-- within 24 hours" holds even when no visitor writes for a while (the insert guard trims them only
+-- when it runs). That table comes with a later migration (abuse_limits); PL/pgSQL resolves it when
+-- the function runs, never before every migration has been applied.
 create function private.purge_contact_submissions(at timestamptz default now())
   returns integer
   language plpgsql
@@ -158,12 +161,14 @@ begin
   get diagnostics deleted = row_count;
   delete from private.response_log as l
    where l.responded_on < (purge_contact_submissions.at at time zone 'UTC')::date - 90;
+  delete from private.contact_rate_events as e
+   where e.at < purge_contact_submissions.at - interval '24 hours';
   return deleted;
 end
 $$;
 
 comment on function private.purge_contact_submissions(timestamptz) is
-  'Deletes submissions closed more than 24 h before `at` and any older than contact_settings.retention_days; returns the count.';
+  'Deletes submissions closed more than 24 h before `at` and any older than contact_settings.retention_days (returns that count); trims the response log to 90 days and rate events to 24 hours.';
 
 -- ---------------------------------------------------------------- staff alerts
 
