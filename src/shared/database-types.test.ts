@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createProjectDatabase, type ProjectDatabase } from '../../supabase/staff/test-database'
+import { createThrowawayDatabase, type ThrowawayDatabase } from '../../supabase/local/test-support'
 import type { Database } from './database-types'
 
 type Table = Database['public']['Tables']['contact_submissions']
@@ -31,11 +31,11 @@ const insertColumns = { id: true, key_id: true, sealed: true } as const satisfie
   true
 >
 
-let database: ProjectDatabase
+let database: ThrowawayDatabase
 let client: pg.Client
 
 beforeAll(async () => {
-  database = await createProjectDatabase()
+  database = await createThrowawayDatabase({ migrated: true })
   client = new pg.Client({ connectionString: database.url })
   await client.connect()
 })

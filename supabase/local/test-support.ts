@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { Encrypter, armor, generateX25519Identity, identityToRecipient } from 'age-encryption'
 import pg from 'pg'
-import type { Queryable } from './database'
+import { openPostgresDatabase, type Queryable } from './database'
+import { migrate } from './migrations'
 
 /** Test helpers shared by the suites of this package (not loaded by the backend itself). */
 
@@ -29,31 +30,49 @@ export async function registerTestKey(db: Queryable) {
   }
 }
 
+/** The test server: the local PostgreSQL 15 as `postgres` unless TEST_POSTGRES_URL says otherwise. */
+export const TEST_SERVER_URL =
+  process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres'
+
+export type ThrowawayDatabase = { url: string; drop(): Promise<void> }
+
 /**
- * A throwaway database on the local PostgreSQL 15 (TEST_POSTGRES_URL; its user must create
- * databases and roles), dropped afterwards. Fails loudly: these suites must not silently skip.
+ * A throwaway database on the test server (its user must create databases and roles), to drop
+ * afterwards: empty, or `migrated` to what a Supabase project holds (bootstrap.sql, then every
+ * migration in the order `migrate` applies them, as the local backend does). Fails loudly: these
+ * suites must not silently skip.
  */
 export async function createThrowawayDatabase(
-  serverUrl = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
-) {
-  const admin = new pg.Client({ connectionString: serverUrl })
+  options: { migrated?: boolean } = {},
+): Promise<ThrowawayDatabase> {
+  const admin = new pg.Client({ connectionString: TEST_SERVER_URL })
   await admin.connect().catch((error: Error) => {
     throw new Error(
-      `PostgreSQL is not reachable at ${serverUrl} (${error.message}). Start it (\`pg_ctlcluster 15 main start\`) or set TEST_POSTGRES_URL.`,
+      `PostgreSQL is not reachable at ${TEST_SERVER_URL} (${error.message}). Start it (\`pg_ctlcluster 15 main start\`) or set TEST_POSTGRES_URL.`,
     )
   })
-  const name = `local_backend_test_${Date.now()}_${randomBytes(4).toString('hex')}`
+  const name = `throwaway_test_${Date.now()}_${randomBytes(4).toString('hex')}`
   await admin.query(`create database "${name}"`).finally(() => admin.end())
-  const url = new URL(serverUrl)
+  const url = new URL(TEST_SERVER_URL)
   url.pathname = `/${name}`
-  return {
+  const database = {
     url: url.toString(),
     async drop() {
-      const client = new pg.Client({ connectionString: serverUrl })
+      const client = new pg.Client({ connectionString: TEST_SERVER_URL })
       await client.connect()
       await client
         .query(`drop database if exists "${name}" with (force)`)
         .finally(() => client.end())
     },
   }
+  if (options.migrated) {
+    try {
+      const db = await openPostgresDatabase(database.url)
+      await migrate(db).finally(() => db.close())
+    } catch (error) {
+      await database.drop()
+      throw error
+    }
+  }
+  return database
 }

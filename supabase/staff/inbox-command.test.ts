@@ -9,7 +9,11 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runInbox } from './inbox-command'
 import { keySetId } from '../../src/shared/submission/sealed-row'
-import { createProjectDatabase, type ProjectDatabase, TEST_SERVER_URL } from './test-database'
+import {
+  createThrowawayDatabase,
+  TEST_SERVER_URL,
+  type ThrowawayDatabase,
+} from '../local/test-support'
 
 /**
  * `npm run inbox` against a real PostgreSQL 15 holding what a Supabase project holds (bootstrap.sql,
@@ -30,7 +34,7 @@ const ids = {
   legacyEngaged: '0e000000-0000-4000-8000-000000000007',
 }
 
-let server: ProjectDatabase
+let server: ThrowawayDatabase
 let admin: pg.Client
 let staffUrl: string
 let staffRole: string
@@ -93,7 +97,7 @@ async function inbox(argv: string[], stdin?: NodeJS.ReadableStream) {
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'staff-inbox-'))
-  server = await createProjectDatabase()
+  server = await createThrowawayDatabase({ migrated: true })
   admin = new pg.Client({ connectionString: server.url })
   await admin.connect()
 

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import pg from 'pg'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createProjectDatabase, type ProjectDatabase } from '../../staff/test-database'
+import { createThrowawayDatabase, type ThrowawayDatabase } from '../../local/test-support'
 import { handleStaffAlert, SECRET_HEADER } from './handler'
 
 /**
@@ -9,11 +9,11 @@ import { handleStaffAlert, SECRET_HEADER } from './handler'
  * (private.staff_alert_payload, on PostgreSQL 15 with every migration) is one the handler accepts.
  */
 
-let database: ProjectDatabase
+let database: ThrowawayDatabase
 let client: pg.Client
 
 beforeAll(async () => {
-  database = await createProjectDatabase()
+  database = await createThrowawayDatabase({ migrated: true })
   client = new pg.Client({ connectionString: database.url })
   await client.connect()
 }, 60_000)
