@@ -1,15 +1,32 @@
 import type pg from 'pg'
+import type { Database } from '../../src/shared/database-types'
 import { UsageError } from './cli-io'
 
 /** The SQL behind `npm run inbox`, for a client connected as a member of `contact_staff`. */
 
-export const STATUSES = ['new', 'responded', 'engaged', 'completed', 'declined'] as const
-export type Status = (typeof STATUSES)[number]
+type ContactRow = Database['public']['Tables']['contact_submissions']['Row']
+type Timestamp = 'created_at' | 'responded_at' | 'completed_at' | 'overdue_alerted_at'
+
+/** A row of public.contact_submissions as node-postgres returns it: timestamps as Date. */
+export type SubmissionRow = {
+  [Column in keyof ContactRow]: Column extends Timestamp
+    ? Date | Extract<ContactRow[Column], null>
+    : ContactRow[Column]
+}
+
+export type Status = ContactRow['status']
+export const STATUSES = [
+  'new',
+  'responded',
+  'engaged',
+  'completed',
+  'declined',
+] as const satisfies readonly Status[]
 /** What staff may set: `new` is where every row starts, never a destination. */
 export const SETTABLE_STATUSES = ['responded', 'engaged', 'completed', 'declined'] as const
 export type SettableStatus = (typeof SETTABLE_STATUSES)[number]
 
-/** The promise on the contact page: an answer within 24 hours. */
+/** The promise on the contact page: an answer within 24 hours (shown as time left; overdue is the view's). */
 export const RESPONSE_HOURS = 24
 
 export type ListedSubmission = {
@@ -25,7 +42,8 @@ export type ListedSubmission = {
 
 export type Counts = { total: number; new: number; overdue: number }
 
-const OVERDUE = `status = 'new' and created_at < now() - make_interval(hours => ${RESPONSE_HOURS})`
+/** Overdue is what the database's view says it is (private.overdue_submissions), never restated here. */
+const OVERDUE = `exists (select from private.overdue_submissions as o where o.id = c.id)`
 
 /** Overdue first (oldest first), then new (oldest first: next due on top), then the rest (newest first). */
 export async function listSubmissions(
@@ -36,7 +54,7 @@ export async function listSubmissions(
     `select id::text as id, created_at, status, key_id, sealed is not null as is_sealed,
             (${OVERDUE}) as overdue,
             extract(epoch from now() - created_at)::float8 as age_seconds
-       from public.contact_submissions
+       from public.contact_submissions as c
       order by case when ${OVERDUE} then 0 when status = 'new' then 1 else 2 end,
                case when status = 'new' then created_at end asc,
                created_at desc,
@@ -52,28 +70,9 @@ export async function countSubmissions(client: pg.ClientBase): Promise<Counts> {
     `select count(*)::int as total,
             (count(*) filter (where status = 'new'))::int as new,
             (count(*) filter (where ${OVERDUE}))::int as overdue
-       from public.contact_submissions`,
+       from public.contact_submissions as c`,
   )
   return rows[0] ?? { total: 0, new: 0, overdue: 0 }
-}
-
-/** A row of public.contact_submissions as node-postgres returns it (timestamps as Date). */
-export type SubmissionRow = {
-  id: string
-  created_at: Date
-  status: Status
-  key_id: string | null
-  sealed: string | null
-  responded_at: Date | null
-  completed_at: Date | null
-  overdue_alerted_at: Date | null
-  // Plaintext columns of rows stored before sealing (null on sealed rows).
-  name: string | null
-  contact: string | null
-  project_type: string | null
-  budget: string | null
-  message: string | null
-  user_agent: string | null
 }
 
 export type StoredSubmission = SubmissionRow & {
@@ -103,7 +102,7 @@ export async function findSubmission(
             overdue_alerted_at, (${OVERDUE}) as overdue,
             extract(epoch from now() - created_at)::float8 as age_seconds,
             name, contact, project_type, budget, message, user_agent
-       from public.contact_submissions
+       from public.contact_submissions as c
       where left(id::text, $2) = $1
       order by created_at
       limit 10`,
