@@ -4,6 +4,9 @@
  * Only the event name and the reference are ever sent or logged, whatever else a payload holds.
  */
 
+import { SECRET_HEADER, type StaffAlertEvent } from '../functions/_shared/staff-alert-contract.ts'
+
+/** An alert as received; an event this version does not know is still forwarded, by name. */
 export type StaffAlert = { event: string; ref: string | null }
 
 export type AlertForwarderOptions = {
@@ -26,7 +29,7 @@ export function parseStaffAlert(payload: string): StaffAlert | null {
   }
 }
 
-const SHOWN: Record<string, string> = {
+const SHOWN: Record<StaffAlertEvent, string> & Record<string, string | undefined> = {
   'contact.new': 'new inquiry',
   'contact.overdue': 'inquiry waiting for over 20 hours',
   'contact.limit': 'submission limit reached',
@@ -50,7 +53,7 @@ export function createAlertForwarder(options: AlertForwarderOptions) {
           method: 'POST',
           headers: {
             'Content-Type': 'application/json',
-            ...(secret ? { 'x-staff-alert-secret': secret } : {}),
+            ...(secret ? { [SECRET_HEADER]: secret } : {}),
           },
           body: JSON.stringify(alert),
           signal: AbortSignal.timeout(10_000),

@@ -8,6 +8,12 @@
  * Nothing a visitor wrote ever reaches it, and it logs only the event, the ref and status codes.
  */
 
+import {
+  isStaffAlertEvent,
+  SECRET_HEADER,
+  type StaffAlert,
+} from '../_shared/staff-alert-contract.ts'
+
 export type StaffAlertEnv = {
   /** Shared with the database (Vault) so that only it can trigger alerts. */
   STAFF_ALERT_SECRET?: string | undefined
@@ -26,11 +32,7 @@ export type StaffAlertDeps = {
   maxAttempts: number
 }
 
-export const STAFF_ALERT_EVENTS = ['contact.new', 'contact.overdue', 'contact.limit'] as const
-export type StaffAlertEvent = (typeof STAFF_ALERT_EVENTS)[number]
-export type StaffAlert = { event: StaffAlertEvent; ref: string | null }
-
-export const SECRET_HEADER = 'x-staff-alert-secret'
+export { SECRET_HEADER } from '../_shared/staff-alert-contract.ts'
 const DEFAULT_TELEGRAM_API_BASE = 'https://api.telegram.org'
 /** The payload is about 50 bytes; anything much larger is not from our trigger. */
 const MAX_BODY_BYTES = 1024
@@ -82,12 +84,12 @@ export function parseAlert(body: string): StaffAlert | string {
     return 'body must have exactly the keys event and ref'
   }
   const { event, ref } = value as { event: unknown; ref: unknown }
-  if (!STAFF_ALERT_EVENTS.includes(event as StaffAlertEvent)) return 'unknown event'
+  if (!isStaffAlertEvent(event)) return 'unknown event'
   const validRef = typeof ref === 'string' && /^[0-9a-f]{8}$/.test(ref)
   if (event === 'contact.limit' ? !(ref === null || validRef) : !validRef) {
     return 'ref must be 8 lowercase hex characters (null only for contact.limit)'
   }
-  return { event: event as StaffAlertEvent, ref: ref as string | null }
+  return { event, ref: ref as string | null }
 }
 
 function utc(date: Date): string {

@@ -1,0 +1,16 @@
+/**
+ * What the database sends staff alerts as, for both of its receivers: the staff-alert Edge Function
+ * (Supabase, through pg_net) and the local backend's forwarder (pg_notify). The payload is
+ * `{"event", "ref"}` and nothing else (private.staff_alert_payload builds it); the shared secret
+ * travels in SECRET_HEADER. Web APIs only, and imported with its `.ts` extension, so Deno runs it.
+ */
+
+export const STAFF_ALERT_EVENTS = ['contact.new', 'contact.overdue', 'contact.limit'] as const
+export type StaffAlertEvent = (typeof STAFF_ALERT_EVENTS)[number]
+export type StaffAlert = { event: StaffAlertEvent; ref: string | null }
+
+export const SECRET_HEADER = 'x-staff-alert-secret'
+
+export function isStaffAlertEvent(value: unknown): value is StaffAlertEvent {
+  return STAFF_ALERT_EVENTS.includes(value as StaffAlertEvent)
+}
