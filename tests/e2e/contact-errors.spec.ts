@@ -5,11 +5,11 @@ import { submissionsWithId } from '../support/backend-db'
 import {
   contactForm,
   expectFormValues,
-  fillContactForm,
   INSERT_URL,
-  openContactPage,
+  openFillAndSend,
   recordInserts,
   refuseInserts,
+  SEALER_CHUNK,
   serverErrorAnswer,
   toast,
 } from '../support/contact-form'
@@ -34,9 +34,7 @@ const RAW =
   /<|>|constraint|violates|contact_submissions|sqlstate|PGRST|23\d{3}|Bad Gateway|Service Unavailable/i
 
 async function send(page: Page) {
-  await openContactPage(page)
-  await fillContactForm(page, values)
-  await contactForm(page).submit.click()
+  await openFillAndSend(page, values)
 }
 
 const html = (status: number, title: string) => ({
@@ -186,10 +184,7 @@ test('a refusal by the real database shows a human message and keeps every value
   expect(await submissionsWithId(inserts[0]!.id)).toEqual([])
 })
 
-/** The crypto chunk (age), which a first visit on a poor link may still be downloading at Send. */
-const SEALER_CHUNK = '**/assets/seal-submission-*.js'
-
-/** Holds the crypto chunk back until the test lets it through (or for ever). */
+/** Holds the crypto chunk (which a first visit on a poor link may still be downloading at Send) back until the test lets it through (or for ever). */
 async function holdSealer(page: Page): Promise<() => void> {
   let release: () => void = () => {}
   const released = new Promise<void>((resolve) => (release = resolve))

@@ -8,10 +8,9 @@ import {
   AGE_ARMOR,
   contactForm,
   expectFormValues,
-  fillContactForm,
   INSERT_URL,
   markedValues,
-  openContactPage,
+  openFillAndSend,
   openSealed,
   recordInserts,
   recordRestBodies,
@@ -28,9 +27,7 @@ test('a filled form is sealed in the browser, stored as one row of ciphertext, a
   const bodies = recordRestBodies(page)
   const { marker, values } = markedValues('Online')
   expect(values.message).toHaveLength(5_000)
-  await openContactPage(page)
-  await fillContactForm(page, values)
-  await contactForm(page).submit.click()
+  await openFillAndSend(page, values)
 
   await expect(toast(page, submitToasts.sent.title)).toContainText(submitToasts.sent.description)
   await expectFormValues(page, { name: '', contact: '', project_type: '', budget: '', message: '' })
@@ -69,13 +66,11 @@ test('a filled form is sealed in the browser, stored as one row of ciphertext, a
 
 test('text is trimmed and unchosen dropdowns are sealed as null', async ({ page }) => {
   const inserts = recordInserts(page)
-  await openContactPage(page)
-  await fillContactForm(page, {
+  await openFillAndSend(page, {
     name: '  Bo  ',
     contact: ' nd@example.com ',
     message: '  Just a question.\n',
   })
-  await contactForm(page).submit.click()
   await expect(toast(page, submitToasts.sent.title)).toBeVisible()
 
   const [row] = await submissionsWithId(inserts[0]!.id)
@@ -92,9 +87,7 @@ test('whitespace-only required fields give the required-fields toast and send no
   page,
 }) => {
   const inserts = recordInserts(page)
-  await openContactPage(page)
-  await fillContactForm(page, { name: '   ', contact: '  ', message: ' \n ' })
-  await contactForm(page).submit.click()
+  await openFillAndSend(page, { name: '   ', contact: '  ', message: ' \n ' })
 
   await expect(toast(page, REQUIRED_FIELDS_MESSAGE)).toBeVisible()
   await expect(contactForm(page).name).toHaveAttribute('aria-invalid', 'true')
@@ -112,13 +105,11 @@ test('while sending, the button reads "Encrypting & Sending..." and is disabled;
     await route.continue()
   })
   const inserts = recordInserts(page)
-  await openContactPage(page)
-  await fillContactForm(page, {
+  await openFillAndSend(page, {
     name: 'Slow Network',
     contact: 'slow@example.com',
     message: 'Take your time.',
   })
-  await contactForm(page).submit.click()
 
   const sending = page.getByRole('button', { name: formCopy.sending })
   await expect(sending).toBeDisabled()

@@ -4,17 +4,19 @@ import { submissionsWithId } from '../support/backend-db'
 import {
   AGE_ARMOR,
   contactForm,
+  type ContactValues,
   expectFormValues,
-  fillContactForm,
+  fillAndSend,
   INSERT_URL,
   markedValues,
   openContactPage,
+  openFillAndSend,
   openSealed,
   recordRestBodies,
   refuseInserts,
   serverErrorAnswer,
+  startOnForm,
   toast,
-  type ContactValues,
 } from '../support/contact-form'
 import {
   goOffline,
@@ -67,20 +69,15 @@ async function queueForRefusal(
 }
 
 /** Focuses the form, which loads the crypto chunk and the outbox's storage, and waits until they have arrived. */
-async function startOnForm(page: Page): Promise<void> {
-  const sealerLoaded = page.waitForResponse((response) =>
-    /\/assets\/seal-submission-[\w-]+\.js$/.test(response.url()),
-  )
-  await contactForm(page).name.focus()
-  expect((await sealerLoaded).ok()).toBe(true)
+async function startOnFormAndWait(page: Page): Promise<void> {
+  expect((await startOnForm(page)).ok()).toBe(true)
   // And the outbox's storage code, fetched at the same moment.
   await page.waitForLoadState('networkidle')
 }
 
 async function sendOffline(page: Page, values: ContactValues): Promise<string> {
   const before = new Set((await outboxRecords(page)).map((record) => record.id))
-  await fillContactForm(page, values)
-  await contactForm(page).submit.click()
+  await fillAndSend(page, values)
   await expect(toast(page, submitToasts.queued.title).last()).toBeVisible()
   await expect(contactForm(page).name).toHaveValue('')
   const added = (await outboxRecords(page)).find((record) => !before.has(record.id))
@@ -101,7 +98,7 @@ test('a message sent offline is sealed on the device, then arrives exactly once,
   const bodies = recordRestBodies(page)
   const { marker, values } = markedValues('Offline')
   await openContactPage(page)
-  await startOnForm(page)
+  await startOnFormAndWait(page)
   await goOffline(context)
   const id = await sendOffline(page, values)
 
@@ -157,8 +154,7 @@ test('offline before the encryption code could load, nothing is sent or stored a
   const values = { ...brief('Fail Closed'), budget: '' }
   await openContactPage(page)
   await goOffline(context)
-  await fillContactForm(page, values)
-  await contactForm(page).submit.click()
+  await fillAndSend(page, values)
 
   await expect(toast(page, submitToasts.failed.title)).toContainText('nothing was sent')
   await expectFormValues(page, values)
@@ -173,7 +169,7 @@ test('when "online" comes before the network works, the outbox keeps trying unti
 }) => {
   allowConsoleError(/ERR_INTERNET_DISCONNECTED|An unknown error occurred when fetching the script/)
   await openContactPage(page)
-  await startOnForm(page)
+  await startOnFormAndWait(page)
   await goOffline(context)
   const id = await sendOffline(page, brief('Slow Comeback'))
 
@@ -236,9 +232,7 @@ test('an answer lost after the row was stored is retried and still makes exactly
     }
     await route.continue()
   })
-  await openContactPage(page)
-  await fillContactForm(page, brief('Lost Answer'))
-  await contactForm(page).submit.click()
+  await openFillAndSend(page, brief('Lost Answer'))
 
   await expect(toast(page, submitToasts.queued.title)).toBeVisible()
   await expect(toast(page, submitToasts.sent.title)).toBeVisible()

@@ -7,7 +7,7 @@ import { preview } from 'vite'
 import { appUpdateCopy } from '../../src/content/app-update'
 import { submitToasts } from '../../src/features/contact/contact-copy'
 import { submissionsNamed, uniqueName } from '../support/backend-db'
-import { contactForm, fillContactForm, openContactPage, toast } from '../support/contact-form'
+import { contactForm, fillAndSend, openContactPage, toast } from '../support/contact-form'
 import { waitForOfflineReady } from '../support/offline'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
 import { E2E_BUILD_DIR, E2E_NEXT_BUILD_DIR, E2E_UPDATE_PORT } from '../support/ports'
@@ -91,8 +91,7 @@ test('the service worker precaches every page and never caches anything from Sup
   const name = uniqueName('Cache Check')
   await openContactPage(page)
   await waitForOfflineReady(page)
-  await fillContactForm(page, { name, contact: 'cache@example.com', message: 'Is this cached?' })
-  await contactForm(page).submit.click()
+  await fillAndSend(page, { name, contact: 'cache@example.com', message: 'Is this cached?' })
   await expect(toast(page, submitToasts.sent.title)).toBeVisible()
   expect(await submissionsNamed(name)).toHaveLength(1)
 

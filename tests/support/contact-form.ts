@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { resolve } from 'node:path'
 import { promisify } from 'node:util'
-import { expect, type Page } from '@playwright/test'
+import { expect, type Page, type Response } from '@playwright/test'
 import { formCopy } from '../../src/features/contact/contact-copy'
 import type { SealedRow } from '../../src/shared/database-types'
 
@@ -39,6 +39,30 @@ export async function fillContactForm(page: Page, values: ContactValues): Promis
   if (values.project_type !== undefined) await form.project_type.selectOption(values.project_type)
   if (values.budget !== undefined) await form.budget.selectOption(values.budget)
   await form.message.fill(values.message)
+}
+
+/** The crypto chunk (age): its own file, which the page fetches once the visitor starts on the form. */
+export const SEALER_CHUNK = /\/assets\/seal-submission-[\w-]+\.js$/
+
+/** Focuses the form's first field, as a visitor starting on it, and answers the crypto chunk's response. */
+export async function startOnForm(page: Page): Promise<Response> {
+  const sealerLoaded = page.waitForResponse((response) =>
+    SEALER_CHUNK.test(new URL(response.url()).pathname),
+  )
+  await contactForm(page).name.focus()
+  return sealerLoaded
+}
+
+/** Fills the form and presses Send, as a visitor does (the form must be open and live). */
+export async function fillAndSend(page: Page, values: ContactValues): Promise<void> {
+  await fillContactForm(page, values)
+  await contactForm(page).submit.click()
+}
+
+/** Opens /contact, fills the form and presses Send. */
+export async function openFillAndSend(page: Page, values: ContactValues): Promise<void> {
+  await openContactPage(page)
+  await fillAndSend(page, values)
 }
 
 export async function expectFormValues(page: Page, values: Required<ContactValues>): Promise<void> {

@@ -1,26 +1,12 @@
 import type { Locator, Page } from '@playwright/test'
 import { headerRoutes } from '../../src/config/routes'
-import {
-  aboutCallToAction,
-  aboutIntro,
-  aboutStats,
-  coreValues,
-  founderContact,
-  founderStory,
-} from '../../src/content/about'
+import * as about from '../../src/content/about'
 import {
   caseStudies,
   caseStudiesCallToAction,
   caseStudiesIntro,
 } from '../../src/content/case-studies'
-import {
-  contactIntro,
-  directContact,
-  formCard,
-  formNote,
-  responseTime,
-  securityMeasures,
-} from '../../src/content/contact-page'
+import * as contactPage from '../../src/content/contact-page'
 import { sealingKey } from '../../src/content/sealing-key'
 import { footerContent } from '../../src/content/footer'
 import { arsenal, homeCallToAction, homeHero, trustSignals } from '../../src/content/home'
@@ -137,38 +123,40 @@ const contentChecks: Record<
   },
 
   about: async (page, main) => {
-    await expect(main).toContainText(aboutIntro.lead)
+    await expect(main).toContainText(about.aboutIntro.lead)
 
-    const story = page.getByRole('region', { name: founderStory.heading, exact: true })
-    await expect(story.getByRole('heading', { level: 2 })).toHaveText(founderStory.heading)
-    await expect(story.getByRole('paragraph')).toHaveText([...founderStory.paragraphs])
+    const story = page.getByRole('region', { name: about.founderStory.heading, exact: true })
+    await expect(story.getByRole('heading', { level: 2 })).toHaveText(about.founderStory.heading)
+    await expect(story.getByRole('paragraph')).toHaveText([...about.founderStory.paragraphs])
 
     const values = main.getByRole('article')
     await expect(values).toHaveCount(4)
-    for (const [index, value] of coreValues.entries()) {
+    for (const [index, value] of about.coreValues.entries()) {
       await expect(values.nth(index).getByRole('heading', { level: 3 })).toHaveText(value.title)
       await expect(values.nth(index)).toContainText(value.description)
     }
 
-    await expectStats(main, aboutStats)
+    await expectStats(main, about.aboutStats)
 
-    const founder = page.getByRole('region', { name: founderContact.heading, exact: true })
-    await expect(founder).toContainText(founderContact.body)
+    const founder = page.getByRole('region', { name: about.founderContact.heading, exact: true })
+    await expect(founder).toContainText(about.founderContact.body)
     const mail = founder.getByRole('link', {
-      name: new RegExp(`^${escapeRegExp(founderContact.linkLabel)}`),
+      name: new RegExp(`^${escapeRegExp(about.founderContact.linkLabel)}`),
     })
     await expect(mail).toHaveAttribute('href', `mailto:${siteEnv.founderEmail}`)
 
-    await expectCallToAction(page, aboutCallToAction)
+    await expectCallToAction(page, about.aboutCallToAction)
   },
 
   contact: async (page, main, scripting) => {
-    await expect(main).toContainText(contactIntro.blurb)
+    await expect(main).toContainText(contactPage.contactIntro.blurb)
 
-    const formSection = page.getByRole('region', { name: formCard.title, exact: true })
-    await expect(formSection.getByRole('heading', { level: 2 })).toHaveText(formCard.title)
-    await expect(formSection).toContainText(formCard.description)
-    await expect(formSection).toContainText(formNote)
+    const formSection = page.getByRole('region', { name: contactPage.formCard.title, exact: true })
+    await expect(formSection.getByRole('heading', { level: 2 })).toHaveText(
+      contactPage.formCard.title,
+    )
+    await expect(formSection).toContainText(contactPage.formCard.description)
+    await expect(formSection).toContainText(contactPage.formNote)
 
     const name = formSection.getByRole('textbox', { name: formCopy.name.label, exact: true })
     const contact = formSection.getByRole('textbox', { name: formCopy.contact.label, exact: true })
@@ -218,27 +206,32 @@ const contentChecks: Record<
       expect(note).toContain(formCopy.noScript)
     }
 
-    const direct = page.getByRole('region', { name: directContact.title, exact: true })
+    const direct = page.getByRole('region', { name: contactPage.directContact.title, exact: true })
     const channels = direct.getByRole('link')
     await expect(channels).toHaveCount(2)
     await expect(channels.nth(0)).toHaveAccessibleName(
-      new RegExp(`^${directContact.telegramLabel}\\b`),
+      new RegExp(`^${contactPage.directContact.telegramLabel}\\b`),
     )
     await expect(channels.nth(0)).toHaveAttribute('href', siteEnv.telegramUrl)
     await expect(channels.nth(1)).toHaveAccessibleName(
-      new RegExp(`^${directContact.whatsappLabel}\\b`),
+      new RegExp(`^${contactPage.directContact.whatsappLabel}\\b`),
     )
     await expect(channels.nth(1)).toHaveAttribute('href', siteEnv.whatsappUrl)
     for (const channel of [channels.nth(0), channels.nth(1)])
-      await expect(channel).toContainText(directContact.channelNote)
+      await expect(channel).toContainText(contactPage.directContact.channelNote)
 
     await expectKeyFingerprint(formSection, 'with privacy link')
 
-    const security = page.getByRole('region', { name: securityMeasures.title, exact: true })
-    await expect(security.getByRole('listitem')).toHaveText([...securityMeasures.bullets])
+    const security = page.getByRole('region', {
+      name: contactPage.securityMeasures.title,
+      exact: true,
+    })
+    await expect(security.getByRole('listitem')).toHaveText([
+      ...contactPage.securityMeasures.bullets,
+    ])
 
-    const response = page.getByRole('region', { name: responseTime.label, exact: true })
-    await expect(response).toContainText(responseTime.value)
+    const response = page.getByRole('region', { name: contactPage.responseTime.label, exact: true })
+    await expect(response).toContainText(contactPage.responseTime.value)
   },
 
   privacy: async (page, main) => {

@@ -207,3 +207,10 @@ export async function expectSameDocument(page: Page): Promise<void> {
   )
   expect(marker, 'the navigation reloaded the document').toBe('same-document')
 }
+
+/** Small, common and large phone screens. */
+export const PHONES = [
+  { width: 320, height: 568 },
+  { width: 375, height: 812 },
+  { width: 412, height: 915 },
+] as const

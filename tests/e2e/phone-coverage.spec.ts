@@ -1,59 +1,35 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import {
-  chromium,
-  type Browser,
-  type BrowserContextOptions,
-  type Locator,
-  type Page,
-  type Request,
-} from '@playwright/test'
-import { appUpdateCopy } from '../../src/content/app-update'
-import {
-  formCopy,
-  REQUIRED_FIELDS_MESSAGE,
-  submitToasts,
-} from '../../src/features/contact/contact-copy'
+import { chromium, type Locator, type Page } from '@playwright/test'
+import { submitToasts } from '../../src/features/contact/contact-copy'
 import { outboxCopy } from '../../src/features/contact/outbox/outbox-copy'
-import { uniqueName } from '../support/backend-db'
 import {
   contactForm,
-  fillContactForm,
+  fillAndSend,
   INSERT_URL,
   openContactPage,
   refuseInserts,
-  serverErrorAnswer,
   toast,
 } from '../support/contact-form'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
-import { waitForOfflineReady } from '../support/offline'
 import {
   allowNotFoundConsoleOn,
   allPages,
   DESKTOP,
   gotoHydrated,
-  menuToggle,
   NOT_FOUND_CONSOLE,
   NOT_FOUND_PATH,
-  openMenu,
-  pageHeading,
   PHONE,
+  PHONES,
 } from '../support/site'
 import { expect, HARNESS_CONSOLE_NOTES, test } from '../support/strict-page'
 
 /**
  * Phone first (issue 11): on the phones most visitors use, in the browser and as the installed app,
- * nothing fixed covers what a thumb must reach, the first visit is calm, the menu behaves as a
- * sheet (with and without JavaScript), and toasts never contradict each other.
+ * nothing fixed covers what a thumb must reach: the quick-contact bar, the outbox's pills, the
+ * offline indicator, the notch and the rounded corners.
  */
-
-/** Small, common and large phone screens. */
-const PHONES = [
-  { width: 320, height: 568 },
-  { width: 375, height: 812 },
-  { width: 412, height: 915 },
-] as const
 
 /**
  * The installed app on an iPhone draws under the status bar and the home indicator
@@ -211,12 +187,11 @@ async function queueUnanswered(page: Page, name: string): Promise<void> {
   await page.route(INSERT_URL, (route) => route.abort('connectionreset'))
   await gotoHydrated(page, '/contact')
   await expect(contactForm(page).name).toBeEnabled()
-  await fillContactForm(page, {
+  await fillAndSend(page, {
     name,
     contact: 'pills@example.com',
     message: 'Sent from a phone on a poor connection.',
   })
-  await contactForm(page).submit.click()
   await expect(toast(page, submitToasts.queued.title)).toBeVisible()
 }
 
@@ -454,269 +429,3 @@ test('the outbox pills sit on the quick-contact bar, step aside with it while a 
   await pill.notDelivered(page).click()
   await expect(page.getByRole('dialog', { name: outboxCopy.reviewTitle })).toBeVisible()
 })
-
-/**
- * A first visit in its own context, with the service worker allowed: it installs, caches the site
- * and says "Ready to work offline".
- */
-async function firstVisit(browser: Browser, options: BrowserContextOptions, path: string) {
-  const context = await browser.newContext({ ...options, serviceWorkers: 'allow' })
-  const page = await context.newPage()
-  const errors: string[] = []
-  page.on('pageerror', (error) => errors.push(error.message))
-  page.on('console', (message) => {
-    if (message.type() === 'error' && path !== NOT_FOUND_PATH) errors.push(message.text())
-  })
-  await gotoHydrated(page, path)
-  await waitForOfflineReady(page)
-  return { context, page, errors }
-}
-
-for (const viewport of PHONES) {
-  test(`at ${viewport.width}px the first visit's "Ready to work offline" never covers the heading or the menu`, async ({
-    browser,
-    baseURL,
-  }) => {
-    // Each page is a first visit of its own: a fresh browser context installs the service worker.
-    test.setTimeout(150_000)
-    for (const { id, path } of allPages) {
-      const { context, page, errors } = await firstVisit(browser, { viewport, baseURL }, path)
-      try {
-        const notice = page.getByText(appUpdateCopy.offlineReady.title)
-        await expect(notice).toBeVisible()
-        const heading = page.getByRole('main').getByRole('heading', { level: 1 })
-        await expect(heading).toHaveText(pageHeading[id])
-        // It is a quiet line in the footer, in the page's flow: it can cover nothing.
-        expect(await notice.evaluate((element) => element.closest('footer') !== null)).toBe(true)
-        const [noticeBox, headingBox] = [await notice.boundingBox(), await heading.boundingBox()]
-        expect(noticeBox && headingBox && noticeBox.y > headingBox.y + headingBox.height).toBe(true)
-        // Nor is it in a toast over the page, where the open menu would be.
-        await expect(page.getByRole('region', { name: /Notifications/ })).toHaveCount(0)
-        await openMenu(page)
-        await expect(page.getByRole('navigation', { name: 'Mobile', exact: true })).toBeVisible()
-        expect(errors).toEqual([])
-      } finally {
-        await context.close()
-      }
-    }
-  })
-}
-
-const mobileMenu = (page: Page) => page.getByRole('navigation', { name: 'Mobile', exact: true })
-
-/**
- * Links of the home page a thumb can hit below the open sheet: the hero's messenger buttons and the
- * quick-contact bar. Each leaves the site, so a tap meant to close the menu must not reach them.
- */
-const linksUnderTheSheet = (page: Page) => [
-  page.getByRole('main').getByRole('link', { name: 'Chat on Telegram', exact: true }),
-  page.getByRole('main').getByRole('link', { name: 'Message on WhatsApp', exact: true }),
-  page.getByRole('complementary', { name: 'Quick contact', exact: true }).getByRole('link').first(),
-]
-
-/** Taps the centre of each link while the sheet is open: the sheet closes and nothing else happens. */
-async function tapEachLinkThroughTheSheet(page: Page): Promise<void> {
-  for (const link of linksUnderTheSheet(page)) {
-    const box = await link.boundingBox()
-    if (!box) throw new Error('a link the test taps is not on the page')
-    await menuToggle(page).click()
-    await expect(mobileMenu(page)).toBeVisible()
-    const sheetEnd = await mobileMenu(page).getByRole('link').last().boundingBox()
-    // The link really is under the dimmed page, below the sheet's last link.
-    expect(box.y, 'link below the sheet').toBeGreaterThan(
-      (sheetEnd?.y ?? 0) + (sheetEnd?.height ?? 0),
-    )
-    expect(box.y + box.height, 'link inside the screen').toBeLessThanOrEqual(PHONE.height)
-    const opened: string[] = []
-    const onRequest = (request: Request) => {
-      if (request.isNavigationRequest()) opened.push(request.url())
-    }
-    const onPage = (popup: Page) => opened.push(`a new tab: ${popup.url()}`)
-    page.on('request', onRequest)
-    page.context().on('page', onPage)
-    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
-    await expect(mobileMenu(page)).toBeHidden()
-    await page.waitForTimeout(300)
-    page.off('request', onRequest)
-    page.context().off('page', onPage)
-    expect(opened, 'the tap went through to the link').toEqual([])
-    expect(page.url()).toBe(new URL('/', page.url()).href)
-  }
-}
-
-test('a tap on the dimmed page closes the menu sheet and does not open the link beneath', async ({
-  page,
-}) => {
-  await page.setViewportSize(PHONE)
-  await gotoHydrated(page, '/')
-  await tapEachLinkThroughTheSheet(page)
-  await expect(menuToggle(page)).toHaveAttribute('aria-expanded', 'false')
-})
-
-test('the menu sheet closes on Escape and gives focus back to its toggle', async ({ page }) => {
-  await page.setViewportSize(PHONE)
-  await gotoHydrated(page, '/')
-  await openMenu(page)
-  await page.keyboard.press('Tab')
-  await expect(mobileMenu(page).getByRole('link').first()).toBeFocused()
-  await page.keyboard.press('Escape')
-  await expect(mobileMenu(page)).toBeHidden()
-  await expect(menuToggle(page)).toBeFocused()
-})
-
-test('Tab and Shift+Tab stay inside the open menu: its toggle and its links', async ({ page }) => {
-  await page.setViewportSize(PHONE)
-  await gotoHydrated(page, '/about')
-  await openMenu(page)
-  await menuToggle(page).focus()
-  const links = await mobileMenu(page).getByRole('link').count()
-  const insideMenu = () =>
-    page.evaluate(() => {
-      const active = document.activeElement
-      return (
-        active?.closest('nav[aria-label="Mobile"]') !== null ||
-        (active instanceof HTMLButtonElement && active.getAttribute('aria-controls') !== null)
-      )
-    })
-  for (let press = 0; press < links + 3; press++) {
-    await page.keyboard.press('Tab')
-    expect(await insideMenu(), `after ${press + 1} Tab`).toBe(true)
-  }
-  // Backwards from the toggle, focus wraps to the sheet's last link.
-  await menuToggle(page).focus()
-  await page.keyboard.press('Shift+Tab')
-  await expect(mobileMenu(page).getByRole('link').last()).toBeFocused()
-})
-
-test('the page behind the open menu does not scroll; it scrolls again once the menu closes', async ({
-  page,
-}) => {
-  await page.setViewportSize(PHONE)
-  await gotoHydrated(page, '/case-studies')
-  await openMenu(page)
-  // Locked twice over: the page itself (for touch scrolls that start on the header) and the dimmed
-  // strip, which keeps a scroll that starts on it from reaching the page.
-  expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe(
-    'hidden',
-  )
-  const before = await page.evaluate(() => window.scrollY)
-  await page.mouse.move(PHONE.width / 2, PHONE.height - 40)
-  await page.mouse.wheel(0, 800)
-  await page.waitForTimeout(300)
-  expect(await page.evaluate(() => window.scrollY)).toBe(before)
-  await page.keyboard.press('Escape')
-  await expect(mobileMenu(page)).toBeHidden()
-  await page.mouse.wheel(0, 800)
-  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(before)
-})
-
-test.describe('the menu without JavaScript', () => {
-  test.use({ javaScriptEnabled: false, viewport: PHONE })
-
-  test('opens from its button, closes on Escape and on a tap outside (which opens nothing beneath), and its links load their page', async ({
-    page,
-  }) => {
-    await page.goto('/')
-    await expect(mobileMenu(page)).toBeHidden()
-    await menuToggle(page).click()
-    await expect(mobileMenu(page)).toBeVisible()
-    // The page behind is locked by CSS alone.
-    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe(
-      'hidden',
-    )
-    await page.keyboard.press('Escape')
-    await expect(mobileMenu(page)).toBeHidden()
-
-    await tapEachLinkThroughTheSheet(page)
-
-    await menuToggle(page).click()
-    await mobileMenu(page).getByRole('link', { name: 'Services', exact: true }).click()
-    await expect(page).toHaveURL('/services')
-    await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText(
-      pageHeading.services,
-    )
-    await expect(mobileMenu(page)).toBeHidden()
-  })
-})
-
-for (const viewport of PHONES) {
-  test(`at ${viewport.width}px the toast after pressing Send never covers Send Securely`, async ({
-    page,
-    allowConsoleError,
-  }) => {
-    allowConsoleError(/Contact submission failed|status of 500/)
-    await page.setViewportSize(viewport)
-    await page.route(INSERT_URL, (route) => route.fulfill(serverErrorAnswer('boom')))
-    await openContactPage(page)
-    await fillContactForm(page, {
-      name: uniqueName('Toast Place'),
-      contact: 'place@example.com',
-      message: 'Hello.',
-    })
-    const send = contactForm(page).submit
-    await send.click()
-    const failed = toast(page, submitToasts.failed.title)
-    await expect(failed).toBeVisible()
-    // Where the visitor's thumb is: the button, in view, with the message clear of it.
-    const [toastBox, sendBox] = [await failed.boundingBox(), await send.boundingBox()]
-    if (!toastBox || !sendBox) throw new Error('the toast or the button is not on the page')
-    expect(sendBox.y + sendBox.height, 'Send in view').toBeLessThanOrEqual(viewport.height)
-    const overlap =
-      Math.min(toastBox.y + toastBox.height, sendBox.y + sendBox.height) -
-      Math.max(toastBox.y, sendBox.y)
-    expect(
-      overlap,
-      `toast ${toastBox.y}-${toastBox.y + toastBox.height}, Send ${sendBox.y}-${sendBox.y + sendBox.height}`,
-    ).toBeLessThanOrEqual(0)
-  })
-}
-
-test('after a successful send no earlier validation toast remains', async ({ page }) => {
-  await page.setViewportSize(PHONE)
-  await page.route(INSERT_URL, (route) =>
-    route.fulfill({ status: 201, headers: { 'access-control-allow-origin': '*' }, body: '' }),
-  )
-  await openContactPage(page)
-  await contactForm(page).submit.click()
-  await expect(toast(page, REQUIRED_FIELDS_MESSAGE)).toBeVisible()
-
-  await fillContactForm(page, {
-    name: uniqueName('Toast Order'),
-    contact: 'toast@example.com',
-    message: 'Hello.',
-  })
-  // Still on screen (it would close by itself after 5 s): the send must be what removes it.
-  await expect(toast(page, REQUIRED_FIELDS_MESSAGE)).toBeVisible({ timeout: 1_000 })
-  await contactForm(page).submit.click()
-  await expect(toast(page, submitToasts.sent.title)).toBeVisible()
-  await expect(toast(page, REQUIRED_FIELDS_MESSAGE)).toHaveCount(0, { timeout: 1_000 })
-
-  // On a phone the toast sits at the bottom, clear of the page's heading.
-  const [toastBox, headingBox] = [
-    await toast(page, submitToasts.sent.title).boundingBox(),
-    await page.getByRole('main').getByRole('heading', { level: 1 }).boundingBox(),
-  ]
-  if (toastBox && headingBox && headingBox.y + headingBox.height > 0) {
-    expect(toastBox.y).toBeGreaterThan(headingBox.y + headingBox.height)
-  }
-})
-
-for (const viewport of [PHONE, DESKTOP]) {
-  test(`at ${viewport.width}px an empty submit focuses the first field with its label below the header`, async ({
-    page,
-  }) => {
-    await page.setViewportSize(viewport)
-    await openContactPage(page)
-    // Scrolled so that the fields are above the screen: the focus has to bring one back.
-    await contactForm(page).submit.scrollIntoViewIfNeeded()
-    await page.evaluate(() => window.scrollBy(0, 400))
-    await contactForm(page).submit.click()
-    await expect(contactForm(page).name).toBeFocused()
-    const label = page.locator('label', { hasText: formCopy.name.label })
-    const [labelBox, headerBox] = [
-      await label.boundingBox(),
-      await page.getByRole('banner').boundingBox(),
-    ]
-    expect(labelBox && headerBox && labelBox.y >= headerBox.y + headerBox.height).toBe(true)
-  })
-}
