@@ -8,17 +8,11 @@ begin;
 
 select plan(55);
 
-create function pg_temp.armor() returns text language sql immutable as $$
-  select E'-----BEGIN AGE ENCRYPTED FILE-----\n'
-    || rtrim(regexp_replace(replace(encode(
-         convert_to(E'age-encryption.org/v1\n-> X25519 pgtap\nstanza\n--- mac\n', 'UTF8') || decode(repeat(md5('limits'), 64), 'hex'),
-         'base64'), E'\n', ''), '(.{64})', E'\\1\n', 'g'), E'\n')
-    || E'\n-----END AGE ENCRYPTED FILE-----\n'
-$$;
-select private.register_submission_key(array['age1mzqvulrj58ufnqy9p7h72qlylp7kxw9qyrjnr0694hlrswq6n46sp7glpc'], 'limits pgTAP');
+-- Sealed rows the limits never look inside: pg_temp.armor(), pg_temp.key_id().
+\ir fixtures/sealed-row.psql
 
 create function pg_temp.insert_sql(id uuid default gen_random_uuid()) returns text language sql as $$
-  select format('insert into public.contact_submissions (id, sealed, key_id) values (%L, %L, %L)', id, pg_temp.armor(), 'a49fab8f38573ef6')
+  select format('insert into public.contact_submissions (id, sealed, key_id) values (%L, %L, %L)', id, pg_temp.armor(), pg_temp.key_id())
 $$;
 
 -- Sends one insert from `address` (null: no cf-connecting-ip header) and reports the outcome as
@@ -42,13 +36,8 @@ exception when others then
 end
 $$;
 
--- Alerts are captured for this transaction (rolled back at the end) instead of sent.
-create table private.test_alerts (n serial, payload text);
-alter function private.send_staff_alert(text) rename to real_send_staff_alert;
-create function private.send_staff_alert(payload text) returns void
-  language sql security definer set search_path = '' as $$
-  insert into private.test_alerts (payload) values (payload)
-$$;
+-- Staff alerts land in private.test_alerts instead of being sent.
+\ir fixtures/captured-alerts.psql
 
 -- ---------------------------------------------------------------- settings and storage
 
@@ -176,14 +165,14 @@ set local role anon;
 select is(
   pg_temp.send('198.51.100.1', sql => format(
     'insert into public.contact_submissions (id, sealed, key_id) values (gen_random_uuid(), %1$L, %2$L), (gen_random_uuid(), %1$L, %2$L)',
-    pg_temp.armor(), 'a49fab8f38573ef6')),
+    pg_temp.armor(), pg_temp.key_id())),
   'PGRST {"code":"contact_one_row","message":"One submission per request: the contact form inserts a single row (limit: 1 row per insert).","details":null,"hint":null} {"status":400}',
   'an array of two rows is refused: PGRST → HTTP 400 naming the limit'
 );
 select is(
   pg_temp.send('198.51.100.1', sql => format(
     'insert into public.contact_submissions (id, sealed, key_id) select gen_random_uuid(), %L, %L from generate_series(1, 5000)',
-    pg_temp.armor(), 'a49fab8f38573ef6')),
+    pg_temp.armor(), pg_temp.key_id())),
   'PGRST {"code":"contact_one_row","message":"One submission per request: the contact form inserts a single row (limit: 1 row per insert).","details":null,"hint":null} {"status":400}',
   'so is a 5,000-row statement'
 );
@@ -228,7 +217,7 @@ select lives_ok(pg_temp.insert_sql(), 'staff tooling (service_role) is not limit
 reset role;
 select lives_ok(
   $$ insert into public.contact_submissions (id, sealed, key_id)
-     select gen_random_uuid(), pg_temp.armor(), 'a49fab8f38573ef6' from generate_series(1, 3) $$,
+     select gen_random_uuid(), pg_temp.armor(), pg_temp.key_id() from generate_series(1, 3) $$,
   'nor are the owner''s multi-row inserts'
 );
 

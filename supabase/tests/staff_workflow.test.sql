@@ -5,19 +5,8 @@ begin;
 
 select plan(67);
 
--- A synthetic but well-formed sealed row (age header, a stanza, the MAC line), sealed to a set
--- registered here; the staff side never looks inside.
-create function pg_temp.armor() returns text language sql immutable as $$
-  select E'-----BEGIN AGE ENCRYPTED FILE-----\n'
-    || rtrim(regexp_replace(replace(encode(
-         convert_to(E'age-encryption.org/v1\n-> X25519 pgtap\nstanza\n--- mac\n', 'UTF8') || decode(repeat(md5('sealed'), 64), 'hex'),
-         'base64'), E'\n', ''), '(.{64})', E'\\1\n', 'g'), E'\n')
-    || E'\n-----END AGE ENCRYPTED FILE-----\n'
-$$;
-create function pg_temp.key_id() returns text language sql immutable as $$
-  select 'a49fab8f38573ef6'::text -- the set registered below
-$$;
-select private.register_submission_key(array['age1mzqvulrj58ufnqy9p7h72qlylp7kxw9qyrjnr0694hlrswq6n46sp7glpc'], 'staff pgTAP');
+-- Sealed rows the staff side never looks inside: pg_temp.armor(), pg_temp.key_id().
+\ir fixtures/sealed-row.psql
 
 -- A row as staff tooling would store it, with its times chosen (the owner may; anon may not).
 create function pg_temp.add(
@@ -32,14 +21,8 @@ $$;
 -- pgTAP lives in schema extensions; staff need it only to run these assertions as themselves.
 grant usage on schema extensions to contact_staff;
 
--- Alerts are captured instead of sent, for this transaction only (rolled back at the end): the
--- trigger's own call is what is proved.
-create table private.test_alerts (n serial, payload text);
-alter function private.send_staff_alert(text) rename to real_send_staff_alert;
-create function private.send_staff_alert(payload text) returns void
-  language sql security definer set search_path = '' as $$
-  insert into private.test_alerts (payload) values (payload)
-$$;
+-- Staff alerts land in private.test_alerts instead of being sent.
+\ir fixtures/captured-alerts.psql
 
 -- ---------------------------------------------------------------- structure and role
 
