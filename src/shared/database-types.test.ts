@@ -1,6 +1,5 @@
-import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createThrowawayDatabase, type ThrowawayDatabase } from '../../supabase/local/test-support'
+import { describe, expect, it } from 'vitest'
+import { useMigratedDatabase } from '../../supabase/local/test-support'
 import type { Database } from './database-types'
 
 type Table = Database['public']['Tables']['contact_submissions']
@@ -31,23 +30,11 @@ const insertColumns = { id: true, key_id: true, sealed: true } as const satisfie
   true
 >
 
-let database: ThrowawayDatabase
-let client: pg.Client
-
-beforeAll(async () => {
-  database = await createThrowawayDatabase({ migrated: true })
-  client = new pg.Client({ connectionString: database.url })
-  await client.connect()
-})
-
-afterAll(async () => {
-  await client?.end()
-  await database?.drop()
-})
+const database = useMigratedDatabase()
 
 describe('the Database type of the browser client, against the real table on PostgreSQL', () => {
   it('names exactly the columns of public.contact_submissions', async () => {
-    const { rows } = await client.query<{ column_name: string }>(
+    const rows = await database.query<{ column_name: string }>(
       `select column_name from information_schema.columns
         where table_schema = 'public' and table_name = 'contact_submissions' order by column_name`,
     )
@@ -55,7 +42,7 @@ describe('the Database type of the browser client, against the real table on Pos
   })
 
   it('types as insertable exactly the columns anon may insert', async () => {
-    const { rows } = await client.query<{ column_name: string }>(
+    const rows = await database.query<{ column_name: string }>(
       `select column_name from information_schema.column_privileges
         where table_schema = 'public' and table_name = 'contact_submissions'
           and grantee = 'anon' and privilege_type = 'INSERT' order by column_name`,
@@ -64,7 +51,7 @@ describe('the Database type of the browser client, against the real table on Pos
   })
 
   it('types as nullable exactly the columns that may be null', async () => {
-    const { rows } = await client.query<{ column_name: string; is_nullable: 'YES' | 'NO' }>(
+    const rows = await database.query<{ column_name: string; is_nullable: 'YES' | 'NO' }>(
       `select column_name, is_nullable from information_schema.columns
         where table_schema = 'public' and table_name = 'contact_submissions'`,
     )

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { Encrypter, armor, generateX25519Identity, identityToRecipient } from 'age-encryption'
 import pg from 'pg'
+import { afterAll, beforeAll } from 'vitest'
 import { openPostgresDatabase, type Queryable } from './database'
 import { migrate } from './migrations'
 
@@ -75,4 +76,29 @@ export async function createThrowawayDatabase(
     }
   }
   return database
+}
+
+/**
+ * For a suite that reads a migrated project: a throwaway migrated database for the whole file,
+ * and one client connected to it as `postgres`. Registers its own beforeAll and afterAll; use
+ * `query` inside tests only.
+ */
+export function useMigratedDatabase() {
+  let database: ThrowawayDatabase | undefined
+  let client: pg.Client | undefined
+  beforeAll(async () => {
+    database = await createThrowawayDatabase({ migrated: true })
+    client = new pg.Client({ connectionString: database.url })
+    await client.connect()
+  }, 60_000)
+  afterAll(async () => {
+    await client?.end()
+    await database?.drop()
+  })
+  return {
+    query<Row extends pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<Row[]> {
+      if (!client) throw new Error('useMigratedDatabase: query is for tests, after beforeAll')
+      return client.query<Row>(sql, values).then((result) => result.rows)
+    },
+  }
 }

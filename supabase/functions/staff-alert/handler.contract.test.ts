@@ -1,7 +1,6 @@
 // @vitest-environment node
-import pg from 'pg'
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createThrowawayDatabase, type ThrowawayDatabase } from '../../local/test-support'
+import { expect, it } from 'vitest'
+import { useMigratedDatabase } from '../../local/test-support'
 import { handleStaffAlert, SECRET_HEADER } from './handler'
 
 /**
@@ -9,31 +8,17 @@ import { handleStaffAlert, SECRET_HEADER } from './handler'
  * (private.staff_alert_payload, on PostgreSQL 15 with every migration) is one the handler accepts.
  */
 
-let database: ThrowawayDatabase
-let client: pg.Client
-
-beforeAll(async () => {
-  database = await createThrowawayDatabase({ migrated: true })
-  client = new pg.Client({ connectionString: database.url })
-  await client.connect()
-}, 60_000)
-
-afterAll(async () => {
-  await client?.end()
-  await database?.drop()
-})
+const database = useMigratedDatabase()
 
 it.each([
   ['contact.new', '1a2b3c4d-0000-4000-8000-000000000001', 'New secure inquiry 1a2b3c4d, answer by'],
   ['contact.overdue', '1a2b3c4d-0000-4000-8000-000000000001', 'Secure inquiry 1a2b3c4d is still'],
   ['contact.limit', null, 'The secure contact form reached its submission limit'],
 ])('the database payload for %s is accepted and posted', async (event, id, text) => {
-  const [row] = (
-    await client.query<{ payload: string }>(
-      'select private.staff_alert_payload($1, $2::uuid) as payload',
-      [event, id],
-    )
-  ).rows
+  const [row] = await database.query<{ payload: string }>(
+    'select private.staff_alert_payload($1, $2::uuid) as payload',
+    [event, id],
+  )
   const posted: string[] = []
   const response = await handleStaffAlert(
     new Request('http://127.0.0.1/staff-alert', {
