@@ -1,6 +1,6 @@
 import { site } from '../content/site'
 import { SmartLink } from './action-link'
-import { ChannelIcon } from './channel-icon'
+import { ChannelIcon, type ChannelIconName } from './channel-icon'
 import { useTyping } from './use-typing'
 
 /**
@@ -12,6 +12,31 @@ import { useTyping } from './use-typing'
  */
 const buttonClasses =
   'flex h-11 items-center justify-center gap-2 rounded-full border border-line text-sm font-semibold shadow-lg shadow-black/40 transition-transform sm:size-13 sm:hover:-translate-y-0.5'
+
+type QuickChannel = {
+  kind: 'telegram' | 'whatsapp'
+  ariaLabel: string
+  label: string
+  icon: ChannelIconName
+  colours: string
+}
+
+const QUICK_CHANNELS: readonly QuickChannel[] = [
+  {
+    kind: 'telegram',
+    ariaLabel: 'Chat on Telegram',
+    label: site.telegramLabel,
+    icon: 'send',
+    colours: 'bg-sky text-on-accent',
+  },
+  {
+    kind: 'whatsapp',
+    ariaLabel: 'Message on WhatsApp',
+    label: site.whatsappLabel,
+    icon: 'message',
+    colours: 'bg-mint text-on-accent',
+  },
+]
 
 /**
  * Spec §2: floating Telegram and WhatsApp buttons, at the bottom right, on every page. They step
@@ -26,22 +51,17 @@ export function FloatingContact() {
       data-aside={typing || undefined}
       className="fixed inset-x-0 bottom-0 z-30 grid h-[var(--quick-bar)] grid-cols-2 content-start gap-3 border-t border-line bg-ink/90 pt-2 pr-[max(1rem,var(--safe-right))] pb-[calc(0.5rem+var(--safe-bottom))] pl-[max(1rem,var(--safe-left))] backdrop-blur-md transition-[translate,visibility] duration-200 data-aside:invisible data-aside:translate-y-full sm:inset-x-auto sm:right-[calc(1.5rem+var(--safe-right))] sm:bottom-[calc(1.5rem+var(--safe-bottom))] sm:flex sm:h-auto sm:border-0 sm:bg-transparent sm:p-0 sm:backdrop-blur-none sm:data-aside:translate-y-[calc(100%+2rem)]"
     >
-      <SmartLink
-        target={{ kind: 'telegram' }}
-        aria-label="Chat on Telegram"
-        className={`${buttonClasses} bg-sky text-on-accent`}
-      >
-        <ChannelIcon name="send" className="size-5 sm:size-6" />
-        <span className="sm:sr-only">{site.telegramLabel}</span>
-      </SmartLink>
-      <SmartLink
-        target={{ kind: 'whatsapp' }}
-        aria-label="Message on WhatsApp"
-        className={`${buttonClasses} bg-mint text-on-accent`}
-      >
-        <ChannelIcon name="message" className="size-5 sm:size-6" />
-        <span className="sm:sr-only">{site.whatsappLabel}</span>
-      </SmartLink>
+      {QUICK_CHANNELS.map((channel) => (
+        <SmartLink
+          key={channel.kind}
+          target={{ kind: channel.kind }}
+          aria-label={channel.ariaLabel}
+          className={`${buttonClasses} ${channel.colours}`}
+        >
+          <ChannelIcon name={channel.icon} className="size-5 sm:size-6" />
+          <span className="sm:sr-only">{channel.label}</span>
+        </SmartLink>
+      ))}
     </aside>
   )
 }
