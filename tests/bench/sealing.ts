@@ -11,7 +11,7 @@
  * Writes bench-results/sealing.json; exits 1 if a budget is missed.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
-import { chromium, type Page } from '@playwright/test'
+import { chromium, expect, type Page } from '@playwright/test'
 import { preview } from 'vite'
 import { siteRoutes } from '../../src/config/routes'
 import { SEAL_MEASURE } from '../../src/features/contact/submit-browser'
@@ -68,6 +68,8 @@ async function main() {
       failures.push('/contact requested the crypto chunk before the visitor touched the form')
 
     const form = contactForm(page)
+    // The fields are disabled until the form hydrates; focusing one before would not count.
+    await expect(form.name).toBeEnabled()
     await form.name.focus()
     await page.waitForRequest((request) => CRYPTO_CHUNK.test(new URL(request.url()).pathname))
     for (let send = 0; send < SENDS; send += 1) {
