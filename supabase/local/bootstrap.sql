@@ -12,7 +12,8 @@
 --     `auto_expose_new_tables = false` (supabase/config.toml) and migrations grant explicitly;
 --   * role settings such as anon's statement_timeout: they apply at login, and the API roles are
 --     only ever entered with SET ROLE, as PostgREST does;
---   * auth tables (users, sessions…): the product signs nobody in.
+--   * most of Supabase Auth's own tables and columns: only the subset below, under GoTrue's names,
+--     which the migrations reference (auth.users) and the local Auth stand-in stores into.
 
 -- Roles. Created only if missing, then brought to the attributes Supabase gives them, so a role
 -- left behind with other attributes cannot make the tests pass for the wrong reason. A parallel
@@ -100,6 +101,61 @@ create or replace function auth.jwt() returns jsonb
         nullif(current_setting('request.jwt.claims', true), '')
     )::jsonb
 $$;
+
+-- Supabase Auth's tables, the subset the local Auth stand-in (supabase/local/auth/) uses, under
+-- GoTrue's names and types: users (bcrypt password hashes, as GoTrue stores them), sessions with
+-- their assurance level, rotating refresh tokens, and TOTP factors with their challenges.
+create table if not exists auth.users (
+  id uuid primary key,
+  aud varchar(255),
+  role varchar(255),
+  email varchar(255) unique,
+  encrypted_password varchar(255),
+  email_confirmed_at timestamptz,
+  last_sign_in_at timestamptz,
+  raw_app_meta_data jsonb,
+  raw_user_meta_data jsonb,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now(),
+  phone text unique,
+  is_anonymous boolean not null default false
+);
+create table if not exists auth.mfa_factors (
+  id uuid primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  friendly_name text,
+  factor_type text not null,
+  status text not null,
+  secret text,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+create table if not exists auth.mfa_challenges (
+  id uuid primary key,
+  factor_id uuid not null references auth.mfa_factors (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  verified_at timestamptz
+);
+create table if not exists auth.sessions (
+  id uuid primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now(),
+  factor_id uuid,
+  aal text
+);
+create table if not exists auth.refresh_tokens (
+  id bigserial primary key,
+  token varchar(255) unique,
+  user_id varchar(255),
+  revoked boolean,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now(),
+  parent varchar(255),
+  session_id uuid references auth.sessions (id) on delete cascade
+);
+-- As on Supabase: the API roles reach these only through Auth, never directly.
+revoke all on all tables in schema auth from anon, authenticated;
 
 -- Where applied migrations are recorded, in the Supabase CLI's shape (one row per file version),
 -- so `supabase migration list` / `db push` semantics carry over. The CLI also keeps each

@@ -66,8 +66,9 @@ select ok(
 );
 select policies_are(
   'public', 'contact_submissions',
-  array['contact_submissions_anon_insert', 'contact_submissions_staff_select', 'contact_submissions_staff_update'],
-  'the policies are anon''s insert and the staff role''s read and update (staff_workflow.test.sql)'
+  array['contact_submissions_anon_insert', 'contact_submissions_staff_select', 'contact_submissions_staff_update',
+        'contact_submissions_inbox_select', 'contact_submissions_inbox_update'],
+  'the policies are anon''s insert, and the staff''s read and update (staff_workflow.test.sql, staff_sign_in.test.sql)'
 );
 select policy_cmd_is('public', 'contact_submissions', 'contact_submissions_anon_insert', 'insert', 'the anon policy covers insert only');
 select policy_roles_are('public', 'contact_submissions', 'contact_submissions_anon_insert', array['anon'], 'the anon policy applies to anon only');

@@ -51,8 +51,9 @@ select table_privs_are('private', 'overdue_submissions', 'anon', array[]::text[]
 select table_privs_are('private', 'response_times', 'authenticated', array[]::text[], 'authenticated has no right on the response-time view');
 select policies_are(
   'public', 'contact_submissions',
-  array['contact_submissions_anon_insert', 'contact_submissions_staff_select', 'contact_submissions_staff_update'],
-  'policies: anon inserts, staff read and update'
+  array['contact_submissions_anon_insert', 'contact_submissions_staff_select', 'contact_submissions_staff_update',
+        'contact_submissions_inbox_select', 'contact_submissions_inbox_update'],
+  'policies: anon inserts, staff read and update (the login role here, signed-in staff in staff_sign_in.test.sql)'
 );
 select policy_roles_are('public', 'contact_submissions', 'contact_submissions_staff_update', array['contact_staff'], 'the update policy is for contact_staff only');
 select ok(not has_function_privilege('anon', 'private.purge_contact_submissions(timestamptz)', 'EXECUTE'), 'anon cannot run the purge');

@@ -3,9 +3,10 @@
 -- which stands in for it (the pgTAP runner and the local backend apply it before migrations).
 begin;
 
-select plan(14);
+select plan(15);
 
 select has_role('anon', 'the anon role exists');
+select has_pk('auth', 'users', 'Supabase Auth''s users table exists, keyed by id (the staff list references it)');
 select has_role('authenticated', 'the authenticated role exists');
 select has_role('service_role', 'the service_role role exists');
 select has_role('authenticator', 'the authenticator role exists');

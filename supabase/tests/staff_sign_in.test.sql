@@ -1,0 +1,194 @@
+-- Staff who sign in with Supabase Auth (issue 17): only a signed-in, non-anonymous user on the
+-- staff list, with a second factor (aal2), reads sealed rows and changes their status; removal
+-- takes effect on the next request. Each request is simulated as PostgREST makes it: `set local
+-- role` and the token's claims in request.jwt.claims.
+begin;
+
+select plan(44);
+
+\ir fixtures/sealed-row.psql
+
+-- Three users of Supabase Auth: Ada (staff), Bob (signed up, not staff), and an anonymous user
+-- the agency put on the list by mistake (anonymous users must never pass, list or not).
+insert into auth.users (id, aud, role, email, is_anonymous) values
+  ('a0000000-0000-4000-8000-00000000000a', 'authenticated', 'authenticated', 'ada@example.com', false),
+  ('b0000000-0000-4000-8000-00000000000b', 'authenticated', 'authenticated', 'bob@example.com', false),
+  ('c0000000-0000-4000-8000-00000000000c', 'authenticated', 'authenticated', null, true);
+insert into private.staff_members (user_id) values
+  ('a0000000-0000-4000-8000-00000000000a'),
+  ('c0000000-0000-4000-8000-00000000000c');
+
+-- One fresh row and one overdue row (created 25 hours ago), inserted by the owner.
+insert into public.contact_submissions (id, sealed, key_id, created_at) values
+  ('dddddddd-0000-4000-8000-000000000001', pg_temp.armor(), pg_temp.key_id(), now()),
+  ('dddddddd-0000-4000-8000-000000000002', pg_temp.armor(), pg_temp.key_id(), now() - interval '25 hours');
+
+-- pgTAP lives in schema extensions; the API roles need it only to run these assertions.
+grant usage on schema extensions to anon, authenticated;
+
+-- Becomes `role` with a GoTrue-shaped token for `sub` (null: anon's token, no user).
+create function pg_temp.request_as(role text, sub uuid default null, aal text default 'aal1', anonymous boolean default false)
+returns void language plpgsql as $$
+begin
+  perform set_config('request.jwt.claims', jsonb_build_object(
+    'iss', 'http://127.0.0.1:54321/auth/v1', 'role', role, 'aud', 'authenticated',
+    'sub', sub, 'aal', aal, 'is_anonymous', anonymous, 'session_id', gen_random_uuid(),
+    'exp', extract(epoch from now() + interval '1 hour')::bigint)::text, true);
+  execute format('set local role %I', role);
+end
+$$;
+
+-- How many rows a read as the current request returns.
+create function pg_temp.visible() returns integer language sql as $$
+  select count(*)::int from public.contact_submissions
+$$;
+
+-- How many rows an update of status by the current request changes (RLS filters silently).
+create function pg_temp.mark_responded(id uuid) returns integer language plpgsql as $$
+declare changed integer;
+begin
+  update public.contact_submissions set status = 'responded' where contact_submissions.id = mark_responded.id;
+  get diagnostics changed = row_count;
+  return changed;
+end
+$$;
+
+-- ---------------------------------------------------------------- structure
+
+select has_table('private', 'staff_members', 'the staff list exists');
+select fk_ok('private', 'staff_members', 'user_id', 'auth', 'users', 'id', 'staff are Supabase Auth users');
+select table_privs_are('private', 'staff_members', 'authenticated', array[]::text[], 'authenticated has no right on the staff list');
+select table_privs_are('private', 'staff_members', 'anon', array[]::text[], 'anon has no right on the staff list');
+select ok(not has_schema_privilege('authenticated', 'private', 'USAGE'), 'private stays closed to authenticated');
+select ok(not has_schema_privilege('anon', 'staff_access', 'USAGE'), 'anon cannot use the gate''s schema');
+select functions_are(
+  'staff_access', array['is_inbox_reader', 'overdue_submissions'],
+  'the gate''s schema holds the gate and the overdue rows it guards, nothing else'
+);
+select results_eq(
+  $$ select column_name::text collate "default" from information_schema.column_privileges
+     where table_schema = 'public' and table_name = 'contact_submissions'
+       and grantee = 'authenticated' and privilege_type = 'SELECT' order by 1 $$,
+  $$ values ('completed_at'), ('created_at'), ('id'), ('key_id'), ('responded_at'), ('sealed'), ('status') $$,
+  'authenticated may select exactly the columns the inbox needs'
+);
+select results_eq(
+  $$ select column_name::text collate "default" from information_schema.column_privileges
+     where table_schema = 'public' and table_name = 'contact_submissions'
+       and grantee = 'authenticated' and privilege_type in ('UPDATE', 'INSERT', 'DELETE') order by 1 $$,
+  $$ values ('status') $$,
+  'and update status, and nothing else'
+);
+select table_privs_are('public', 'inbox_overdue_submissions', 'anon', array[]::text[], 'anon has no right on the inbox''s overdue view');
+select table_privs_are('public', 'inbox_response_times', 'anon', array[]::text[], 'anon has no right on the inbox''s response-time view');
+
+-- ---------------------------------------------------------------- anon
+
+select pg_temp.request_as('anon');
+select throws_ok('select count(*) from public.contact_submissions', '42501', null, 'anon reads nothing');
+select throws_ok('select count(*) from public.inbox_overdue_submissions', '42501', null, 'anon cannot read the overdue view');
+select throws_ok('select count(*) from public.inbox_response_times', '42501', null, 'anon cannot read the response times');
+reset role;
+
+-- ---------------------------------------------------------------- signed in, not on the list
+
+select pg_temp.request_as('authenticated', 'b0000000-0000-4000-8000-00000000000b', 'aal2');
+select is(pg_temp.visible(), 0, 'a user not on the list sees no row, even at aal2');
+select is(pg_temp.mark_responded('dddddddd-0000-4000-8000-000000000001'), 0, 'and changes none');
+select is((select count(*)::int from public.inbox_overdue_submissions), 0, 'and sees nothing overdue');
+select is((select count(*)::int from public.inbox_response_times), 0, 'nor the response times');
+select is(staff_access.is_inbox_reader(), false, 'the gate says no');
+select throws_ok('select count(*) from private.staff_members', '42501', null, 'nor can read the staff list');
+reset role;
+
+-- ---------------------------------------------------------------- on the list, password only (aal1)
+
+select pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a', 'aal1');
+select is(pg_temp.visible(), 0, 'staff before the second factor see no row');
+select is(pg_temp.mark_responded('dddddddd-0000-4000-8000-000000000001'), 0, 'and change none');
+select is((select count(*)::int from public.inbox_overdue_submissions), 0, 'and see nothing overdue');
+reset role;
+
+-- ---------------------------------------------------------------- on the list, second factor (aal2)
+
+select pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a', 'aal2');
+select is(pg_temp.visible(), 2, 'staff with the second factor see every row');
+select is(
+  (select sealed from public.contact_submissions where id = 'dddddddd-0000-4000-8000-000000000001'),
+  pg_temp.armor(), 'and read its sealed document'
+);
+select throws_ok('select name from public.contact_submissions', '42501', null, 'but no legacy plaintext column');
+select throws_ok('select overdue_alerted_at from public.contact_submissions', '42501', null, 'nor the alert bookkeeping');
+select results_eq(
+  $$ select id from public.inbox_overdue_submissions $$,
+  $$ values ('dddddddd-0000-4000-8000-000000000002'::uuid) $$,
+  'the overdue view shows the row waiting for 25 hours'
+);
+select is(pg_temp.mark_responded('dddddddd-0000-4000-8000-000000000001'), 1, 'staff mark a row responded');
+select is(
+  (select responded_at is not null from public.contact_submissions where id = 'dddddddd-0000-4000-8000-000000000001'),
+  true, 'and the trigger stamps the time'
+);
+select is((select responded from public.inbox_response_times), 1, 'the response times count that answer');
+select throws_ok(
+  $$ update public.contact_submissions set sealed = 'x' where id = 'dddddddd-0000-4000-8000-000000000001' $$,
+  '42501', null, 'staff cannot change the sealed document'
+);
+select throws_ok(
+  $$ update public.contact_submissions set responded_at = now() $$,
+  '42501', null, 'nor a time'
+);
+select throws_ok(
+  $$ delete from public.contact_submissions $$,
+  '42501', null, 'nor delete a row: the purge is the database''s job'
+);
+select throws_ok(
+  format('insert into public.contact_submissions (id, sealed, key_id) values (gen_random_uuid(), %L, %L)', pg_temp.armor(), pg_temp.key_id()),
+  '42501', null, 'nor insert one'
+);
+select throws_ok(
+  $$ insert into private.staff_members (user_id) values ('b0000000-0000-4000-8000-00000000000b') $$,
+  '42501', null, 'nor add anyone to the staff list'
+);
+reset role;
+
+-- ---------------------------------------------------------------- removed, still holding an aal2 token
+
+delete from private.staff_members where user_id = 'a0000000-0000-4000-8000-00000000000a';
+select pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a', 'aal2');
+select is(pg_temp.visible(), 0, 'removed from the list, the same aal2 token reads nothing on the next request');
+select is(pg_temp.mark_responded('dddddddd-0000-4000-8000-000000000002'), 0, 'and changes nothing');
+reset role;
+insert into private.staff_members (user_id) values ('a0000000-0000-4000-8000-00000000000a');
+
+-- ---------------------------------------------------------------- an anonymous user
+
+select pg_temp.request_as('authenticated', 'c0000000-0000-4000-8000-00000000000c', 'aal2', true);
+select is(pg_temp.visible(), 0, 'an anonymous user sees no row, even on the list and at aal2');
+select is(pg_temp.mark_responded('dddddddd-0000-4000-8000-000000000002'), 0, 'and changes none');
+reset role;
+
+-- ---------------------------------------------------------------- service_role
+
+select pg_temp.request_as('service_role');
+select is(pg_temp.visible(), 2, 'service_role (staff tooling, the dashboard) sees every row');
+select lives_ok(
+  $$ insert into private.staff_members (user_id) values ('b0000000-0000-4000-8000-00000000000b') $$,
+  'service_role adds staff'
+);
+select lives_ok(
+  $$ delete from private.staff_members where user_id = 'b0000000-0000-4000-8000-00000000000b' $$,
+  'and removes them'
+);
+reset role;
+
+-- ---------------------------------------------------------------- deleting the user
+
+delete from auth.users where id = 'a0000000-0000-4000-8000-00000000000a';
+select is(
+  (select count(*)::int from private.staff_members where user_id = 'a0000000-0000-4000-8000-00000000000a'), 0,
+  'deleting the Auth user takes them off the list'
+);
+
+select * from finish();
+rollback;
