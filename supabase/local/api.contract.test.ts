@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto'
 import { createClient } from '@supabase/supabase-js'
 import { SignJWT } from 'jose'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startLocalBackend, type LocalBackend } from './local-backend'
-import { createThrowawayDatabase, registerTestKey } from './test-support'
+import type { LocalBackend } from './local-backend'
+import { NoRealtimeSocket, registerTestKey, testBackends } from './test-support'
 
 /**
  * The stand-in answers the site's one call as Supabase (gateway + PostgREST v14) does, on both
@@ -28,34 +28,7 @@ const sign = (claims: Record<string, unknown>, secret = CLI_DEMO_SECRET) =>
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .sign(new TextEncoder().encode(secret))
 
-const backends = [
-  {
-    name: 'embedded PGlite (in memory)',
-    async start() {
-      const backend = await startLocalBackend({ apiPort: 0, dbPort: null, backendDir: 'memory' })
-      return { backend, stop: () => backend.close() }
-    },
-  },
-  {
-    name: 'PostgreSQL on 127.0.0.1:5432 (throwaway database)',
-    async start() {
-      const database = await createThrowawayDatabase()
-      const backend = await startLocalBackend({ apiPort: 0, databaseUrl: database.url }).catch(
-        async (error) => {
-          await database.drop()
-          throw error
-        },
-      )
-      return { backend, stop: async () => (await backend.close(), await database.drop()) }
-    },
-  },
-]
-
-class NoRealtimeSocket {
-  constructor() {
-    throw new Error('These tests do not use realtime')
-  }
-}
+const backends = testBackends()
 
 describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }) => {
   let started: Awaited<ReturnType<(typeof backends)[number]['start']>>
@@ -214,6 +187,16 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
 
     it('refuses to return the inserted row to anon (return=representation needs SELECT)', async () => {
       await expectError(await post(row(), { Prefer: 'return=representation' }), 401, {
+        code: '42501',
+        message: 'permission denied for table contact_submissions',
+      })
+      expect(await rowCount()).toBe(0)
+    })
+
+    it('refuses an anon upsert that ignores duplicates (ON CONFLICT needs SELECT) with 401 / 42501', async () => {
+      const path = `${TABLE_PATH}?on_conflict=id`
+      const prefer = { Prefer: 'resolution=ignore-duplicates,return=minimal' }
+      await expectError(await post(row(), prefer, path), 401, {
         code: '42501',
         message: 'permission denied for table contact_submissions',
       })
@@ -560,7 +543,7 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start }
     })
 
     it('answers paths outside the REST API with a JSON 404', async () => {
-      const response = await fetch(`${backend.url}/auth/v1/token`, { method: 'POST' })
+      const response = await fetch(`${backend.url}/storage/v1/object`, { method: 'POST' })
       expect(response.status).toBe(404)
       expect(await response.json()).toMatchObject({ code: 'PGRST125' })
     })

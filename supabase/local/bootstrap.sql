@@ -104,7 +104,8 @@ $$;
 
 -- Supabase Auth's tables, the subset the local Auth stand-in (supabase/local/auth/) uses, under
 -- GoTrue's names and types: users (bcrypt password hashes, as GoTrue stores them), sessions with
--- their assurance level, rotating refresh tokens, and TOTP factors with their challenges.
+-- their assurance level and methods (mfa_amr_claims), rotating refresh tokens, and TOTP factors
+-- with their challenges.
 create table if not exists auth.users (
   id uuid primary key,
   aud varchar(255),
@@ -143,6 +144,13 @@ create table if not exists auth.sessions (
   updated_at timestamptz default now(),
   factor_id uuid,
   aal text
+);
+create table if not exists auth.mfa_amr_claims (
+  id uuid primary key,
+  session_id uuid not null references auth.sessions (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  authentication_method text not null
 );
 create table if not exists auth.refresh_tokens (
   id bigserial primary key,

@@ -8,6 +8,7 @@ import { ensureDevIdentity } from './dev-identity'
 import { INSTANCE_SETTING, LOCK_STALE_MS, type ConnectionInfo } from './local-connection'
 import { migrate, type MigrationReport } from './migrations'
 import { backendPaths } from './paths'
+import type { AuthSettings } from './auth/auth-api'
 import { createRestApi, DEMO_JWT_SECRET, signApiKeys } from './rest-api'
 import { createAlertForwarder } from './staff-alerts'
 
@@ -31,6 +32,8 @@ export type LocalBackendOptions = {
   /** Use this PostgreSQL instead of the embedded database (no wire port, no lock then). */
   databaseUrl?: string
   jwtSecret?: string
+  /** Auth's settings where they differ from supabase/config.toml's (tests lower rate limits). */
+  authSettings?: Partial<AuthSettings>
   staffAlertWebhookUrl?: string
   staffAlertWebhookSecret?: string
   /** How long to wait for another backend's lock to be released or go stale (a killed one's). */
@@ -159,7 +162,12 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
     await Promise.all(jobs.map((job) => job.first))
 
     const keys = await signApiKeys(options.jwtSecret ?? DEMO_JWT_SECRET)
-    const app = createRestApi({ db, jwtSecret: options.jwtSecret ?? DEMO_JWT_SECRET, log })
+    const app = createRestApi({
+      db,
+      jwtSecret: options.jwtSecret ?? DEMO_JWT_SECRET,
+      log,
+      authSettings: options.authSettings,
+    })
     const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
       const started = serve(
         { fetch: app.fetch, port: options.apiPort ?? DEFAULT_API_PORT, hostname: '127.0.0.1' },

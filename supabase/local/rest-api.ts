@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { cors } from 'hono/cors'
+import { createAuthApi, type AuthSettings } from './auth/auth-api'
 import type { Database } from './database'
 import { createGateway } from './gateway'
 import { json } from './postgrest-errors'
@@ -12,7 +13,7 @@ export { DEMO_JWT_SECRET, signApiKeys, type ApiKeys } from './gateway'
  * The local stand-in's HTTP API as Supabase's gateway serves it: the CLI's Kong CORS, the body
  * limit, the request log (method, path, status, time: never a body, a query string or a header),
  * `/health`, and the routes: `/rest/v1` (rest-routes.ts) behind the gateway's keys and JWT
- * (gateway.ts), with PostgREST's errors (postgrest-errors.ts).
+ * (gateway.ts), with PostgREST's errors (postgrest-errors.ts), and `/auth/v1` (auth/auth-api.ts).
  */
 
 /** The hosted API has no lower limit (CHECK constraints answer long rows with 400). */
@@ -20,9 +21,15 @@ export const MAX_BODY_BYTES = 1024 * 1024
 const EXPOSED_HEADERS =
   'Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit'
 
-export type RestApiOptions = { db: Database; jwtSecret: string; log?: (line: string) => void }
+export type RestApiOptions = {
+  db: Database
+  jwtSecret: string
+  log?: (line: string) => void
+  /** Auth's settings where they differ from config.toml's (tests lower the rate limits). */
+  authSettings?: Partial<AuthSettings>
+}
 
-export function createRestApi({ db, jwtSecret, log }: RestApiOptions): Hono {
+export function createRestApi({ db, jwtSecret, log, authSettings }: RestApiOptions): Hono {
   const gateway = createGateway(jwtSecret)
   const app = new Hono()
 
@@ -70,6 +77,7 @@ export function createRestApi({ db, jwtSecret, log }: RestApiOptions): Hono {
   })
 
   app.all('/rest/v1/*', restRoute(db, gateway))
+  app.route('/auth/v1', createAuthApi({ db, jwtSecret, settings: authSettings }))
 
   app.all('*', () => invalidPath())
   return app

@@ -3,6 +3,7 @@ import { Encrypter, armor, generateX25519Identity, identityToRecipient } from 'a
 import pg from 'pg'
 import { afterAll, beforeAll } from 'vitest'
 import { openPostgresDatabase, type Queryable } from './database'
+import { startLocalBackend, type LocalBackendOptions } from './local-backend'
 import { migrate } from './migrations'
 
 /** Test helpers shared by the suites of this package (not loaded by the backend itself). */
@@ -100,5 +101,48 @@ export function useMigratedDatabase() {
       if (!client) throw new Error('useMigratedDatabase: query is for tests, after beforeAll')
       return client.query<Row>(sql, values).then((result) => result.rows)
     },
+  }
+}
+
+/**
+ * The two databases the stand-in runs on, for contract suites to run against both: the embedded
+ * PGlite (in memory) and a throwaway database on the test server, migrated the same way.
+ */
+export function testBackends(options: LocalBackendOptions = {}) {
+  return [
+    {
+      name: 'embedded PGlite (in memory)',
+      async start() {
+        const backend = await startLocalBackend({
+          apiPort: 0,
+          dbPort: null,
+          backendDir: 'memory',
+          ...options,
+        })
+        return { backend, stop: () => backend.close() }
+      },
+    },
+    {
+      name: 'PostgreSQL on 127.0.0.1:5432 (throwaway database)',
+      async start() {
+        const database = await createThrowawayDatabase()
+        const backend = await startLocalBackend({
+          apiPort: 0,
+          databaseUrl: database.url,
+          ...options,
+        }).catch(async (error) => {
+          await database.drop()
+          throw error
+        })
+        return { backend, stop: async () => (await backend.close(), await database.drop()) }
+      },
+    },
+  ]
+}
+
+/** supabase-js wants a WebSocket constructor; the contract suites never open a realtime channel. */
+export class NoRealtimeSocket {
+  constructor() {
+    throw new Error('These tests do not use realtime')
   }
 }

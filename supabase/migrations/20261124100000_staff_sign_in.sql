@@ -119,3 +119,65 @@ revoke all on table public.inbox_overdue_submissions, public.inbox_response_time
   from public, anon, authenticated;
 grant select on table public.inbox_overdue_submissions, public.inbox_response_times
   to authenticated, service_role;
+
+-- ---------------------------------------------------------------- managing the list
+
+-- For `npm run staff` (and the dashboard's SQL editor): service_role only. In public because the
+-- hosted API reaches functions there (POST /rest/v1/rpc/<name>); no other role may execute them.
+-- Staff are named by their Auth email; the Auth user itself is created and deleted through Auth.
+create function public.add_staff_member(email text)
+  returns uuid
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+declare
+  member uuid;
+begin
+  select u.id into member from auth.users as u where lower(u.email) = lower(add_staff_member.email);
+  if member is null then
+    raise exception using
+      errcode = 'no_data_found',
+      message = format('no Supabase Auth user has the email %s', add_staff_member.email),
+      hint = 'Create the user first (npm run staff -- add creates both).';
+  end if;
+  insert into private.staff_members (user_id) values (member) on conflict (user_id) do nothing;
+  return member;
+end
+$$;
+
+create function public.remove_staff_member(email text)
+  returns boolean
+  language sql
+  security definer
+  set search_path = ''
+as $$
+  with removed as (
+    delete from private.staff_members as m
+     using auth.users as u
+     where u.id = m.user_id and lower(u.email) = lower(remove_staff_member.email)
+    returning m.user_id
+  )
+  select exists (select from removed)
+$$;
+
+-- Who is on the list, and whether they have finished setting up a second factor (without one
+-- they can sign in but read nothing).
+create function public.list_staff_members()
+  returns table (email text, user_id uuid, added_at timestamptz, second_factor boolean)
+  language sql
+  stable
+  security definer
+  set search_path = ''
+as $$
+  select u.email::text, m.user_id, m.added_at,
+         exists (select from auth.mfa_factors as f where f.user_id = m.user_id and f.status::text = 'verified')
+    from private.staff_members as m
+    join auth.users as u on u.id = m.user_id
+   order by lower(u.email)
+$$;
+
+revoke all on function public.add_staff_member(text), public.remove_staff_member(text),
+  public.list_staff_members() from public, anon, authenticated;
+grant execute on function public.add_staff_member(text), public.remove_staff_member(text),
+  public.list_staff_members() to service_role;

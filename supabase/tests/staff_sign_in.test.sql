@@ -4,7 +4,7 @@
 -- role` and the token's claims in request.jwt.claims.
 begin;
 
-select plan(44);
+select plan(51);
 
 \ir fixtures/sealed-row.psql
 
@@ -180,7 +180,22 @@ select lives_ok(
   $$ delete from private.staff_members where user_id = 'b0000000-0000-4000-8000-00000000000b' $$,
   'and removes them'
 );
+select results_eq(
+  $$ select email, second_factor from public.list_staff_members() $$,
+  $$ values ('ada@example.com'::text, false), (null::text, false) $$,
+  'service_role lists the staff by email, with whether a second factor is set up'
+);
+select is(public.add_staff_member('BOB@example.com'), 'b0000000-0000-4000-8000-00000000000b'::uuid, 'and adds one by their Auth email, in any case');
+select is(public.remove_staff_member('bob@example.com'), true, 'and removes them by email');
+select throws_ok(
+  $$ select public.add_staff_member('nobody@example.com') $$,
+  'P0002', 'no Supabase Auth user has the email nobody@example.com',
+  'adding an email Auth does not know says so'
+);
 reset role;
+select ok(not has_function_privilege('anon', 'public.add_staff_member(text)', 'EXECUTE'), 'anon cannot add staff');
+select ok(not has_function_privilege('authenticated', 'public.add_staff_member(text)', 'EXECUTE'), 'nor can a signed-in user');
+select ok(not has_function_privilege('authenticated', 'public.list_staff_members()', 'EXECUTE'), 'nor list them');
 
 -- ---------------------------------------------------------------- deleting the user
 

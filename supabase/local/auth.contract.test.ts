@@ -1,0 +1,312 @@
+// @vitest-environment node
+import { createClient, type SupabaseClient } from '@supabase/supabase-js'
+import { decodeJwt } from 'jose'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { totpCode } from './auth/totp'
+import type { LocalBackend } from './local-backend'
+import { NoRealtimeSocket, registerTestKey, testBackends } from './test-support'
+
+/**
+ * Supabase Auth as the staff inbox meets it, through the real supabase-js client, on both
+ * databases the stand-in runs on: staff added by the agency sign in with a password, enrol and
+ * verify TOTP, and only then read sealed rows and change their status; refresh keeps aal2,
+ * sign-out kills the refresh token, and what GoTrue refuses is refused in its words.
+ */
+
+const PASSWORD = 'correct horse battery staple'
+
+function clientFor(backend: LocalBackend, key = backend.anonKey): SupabaseClient {
+  return createClient(backend.url, key, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: NoRealtimeSocket as never },
+  })
+}
+
+/** Adds a staff member as `npm run staff -- add` does: an Auth user, then the staff list. */
+async function addStaff(backend: LocalBackend, email: string) {
+  const admin = clientFor(backend, backend.serviceRoleKey)
+  const created = await admin.auth.admin.createUser({
+    email,
+    password: PASSWORD,
+    email_confirm: true,
+  })
+  expect(created.error).toBeNull()
+  const listed = await admin.rpc('add_staff_member', { email })
+  expect(listed.error).toBeNull()
+  return created.data.user?.id ?? ''
+}
+
+/** Signs in, enrols TOTP and verifies it: an aal2 session, and the factor's secret. */
+async function signInWithSecondFactor(client: SupabaseClient, email: string) {
+  expect((await client.auth.signInWithPassword({ email, password: PASSWORD })).error).toBeNull()
+  const enrolled = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'phone' })
+  if (enrolled.error) throw enrolled.error
+  const factorId = enrolled.data.id
+  const challenge = await client.auth.mfa.challenge({ factorId })
+  if (challenge.error) throw challenge.error
+  const verified = await client.auth.mfa.verify({
+    factorId,
+    challengeId: challenge.data.id,
+    code: totpCode(enrolled.data.totp.secret),
+  })
+  if (verified.error) throw verified.error
+  return { factorId, secret: enrolled.data.totp.secret }
+}
+
+describe.each(testBackends())('Supabase Auth and the inbox on $name', ({ start }) => {
+  let started: Awaited<ReturnType<typeof start>>
+  let backend: LocalBackend
+  let rowId: string
+
+  beforeAll(async () => {
+    started = await start()
+    backend = started.backend
+    const key = await registerTestKey(backend.db)
+    const row = key.sealedRow()
+    rowId = row.id
+    const inserted = await clientFor(backend).from('contact_submissions').insert(row)
+    expect(inserted.error).toBeNull()
+  }, 120_000)
+  afterAll(async () => {
+    await started?.stop()
+  })
+
+  it('signs staff in with a password: an aal1 session whose token carries GoTrue’s claims', async () => {
+    const userId = await addStaff(backend, 'ada@example.com')
+    const client = clientFor(backend)
+    const { data, error } = await client.auth.signInWithPassword({
+      email: 'ada@example.com',
+      password: PASSWORD,
+    })
+    expect(error).toBeNull()
+    expect(data.user?.id).toBe(userId)
+    const claims = decodeJwt(data.session?.access_token ?? '')
+    expect(Object.keys(claims).sort()).toEqual(
+      [
+        'aal',
+        'amr',
+        'app_metadata',
+        'aud',
+        'email',
+        'exp',
+        'iat',
+        'is_anonymous',
+        'iss',
+        'phone',
+        'role',
+        'session_id',
+        'sub',
+        'user_metadata',
+      ].sort(),
+    )
+    expect(claims).toMatchObject({
+      sub: userId,
+      aud: 'authenticated',
+      role: 'authenticated',
+      aal: 'aal1',
+      email: 'ada@example.com',
+      is_anonymous: false,
+      iss: `${backend.url}/auth/v1`,
+    })
+    expect(claims.amr).toEqual([{ method: 'password', timestamp: expect.any(Number) }])
+    const level = await client.auth.mfa.getAuthenticatorAssuranceLevel()
+    expect(level.data).toMatchObject({ currentLevel: 'aal1', nextLevel: 'aal1' })
+  })
+
+  it('before the second factor, staff read no row and change none', async () => {
+    const client = clientFor(backend)
+    await client.auth.signInWithPassword({ email: 'ada@example.com', password: PASSWORD })
+    const read = await client.from('contact_submissions').select('id, sealed')
+    expect(read).toMatchObject({ error: null, data: [] })
+    const update = await client
+      .from('contact_submissions')
+      .update({ status: 'responded' })
+      .eq('id', rowId)
+      .select('id')
+    expect(update).toMatchObject({ error: null, data: [] })
+  })
+
+  it('a wrong TOTP code is refused; the right one raises the session to aal2 and reads the sealed rows', async () => {
+    const client = clientFor(backend)
+    await client.auth.signInWithPassword({ email: 'ada@example.com', password: PASSWORD })
+    const enrolled = await client.auth.mfa.enroll({
+      factorType: 'totp',
+      friendlyName: 'Ada’s phone',
+    })
+    expect(enrolled.error).toBeNull()
+    expect(enrolled.data?.totp.qr_code).toMatch(/^data:image\/svg\+xml;utf-8,<svg/)
+    expect(enrolled.data?.totp.uri).toMatch(/^otpauth:\/\/totp\//)
+    const factorId = enrolled.data?.id ?? ''
+    const secret = enrolled.data?.totp.secret ?? ''
+
+    const first = await client.auth.mfa.challenge({ factorId })
+    const wrongCode = String((Number(totpCode(secret)) + 500_000) % 1_000_000).padStart(6, '0')
+    const wrong = await client.auth.mfa.verify({
+      factorId,
+      challengeId: first.data?.id ?? '',
+      code: wrongCode,
+    })
+    expect(wrong.error).toMatchObject({ status: 422, code: 'mfa_verification_failed' })
+
+    const second = await client.auth.mfa.challenge({ factorId })
+    const verified = await client.auth.mfa.verify({
+      factorId,
+      challengeId: second.data?.id ?? '',
+      code: totpCode(secret),
+    })
+    expect(verified.error).toBeNull()
+    const level = await client.auth.mfa.getAuthenticatorAssuranceLevel()
+    expect(level.data).toMatchObject({ currentLevel: 'aal2', nextLevel: 'aal2' })
+    expect(decodeJwt(verified.data?.access_token ?? '').amr).toEqual([
+      { method: 'totp', timestamp: expect.any(Number) },
+      { method: 'password', timestamp: expect.any(Number) },
+    ])
+
+    const read = await client
+      .from('contact_submissions')
+      .select('id, key_id, sealed, status, created_at, responded_at, completed_at')
+      .order('created_at', { ascending: false })
+    expect(read.error).toBeNull()
+    expect(read.data).toHaveLength(1)
+    expect(read.data?.[0]).toMatchObject({ id: rowId, status: 'new', responded_at: null })
+    expect(read.data?.[0]?.sealed).toMatch(/^-----BEGIN AGE ENCRYPTED FILE-----/)
+
+    const user = await client.auth.getUser()
+    expect(user.data.user?.factors).toEqual([
+      expect.objectContaining({ id: factorId, factor_type: 'totp', status: 'verified' }),
+    ])
+  })
+
+  it('at aal2 staff set the status (the database stamps the time), and nothing else', async () => {
+    const client = clientFor(backend)
+    await client.auth.signInWithPassword({ email: 'ada@example.com', password: PASSWORD })
+    const factors = await client.auth.mfa.listFactors()
+    const factorId = factors.data?.totp[0]?.id ?? ''
+    // The secret is not shown again after enrolment: read it as an authenticator app keeps it.
+    const [factor] = await backend.db.query<{ secret: string }>(
+      'select secret from auth.mfa_factors where id = $1',
+      [factorId],
+    )
+    const challenge = await client.auth.mfa.challenge({ factorId })
+    await client.auth.mfa.verify({
+      factorId,
+      challengeId: challenge.data?.id ?? '',
+      code: totpCode(factor?.secret ?? ''),
+    })
+
+    const updated = await client
+      .from('contact_submissions')
+      .update({ status: 'responded' })
+      .eq('id', rowId)
+      .select('id, status, responded_at')
+      .single()
+    expect(updated.error).toBeNull()
+    expect(updated.data).toMatchObject({ id: rowId, status: 'responded' })
+    expect(updated.data?.responded_at).not.toBeNull()
+
+    const sealedChange = await client
+      .from('contact_submissions')
+      .update({ sealed: 'tampered' })
+      .eq('id', rowId)
+    expect(sealedChange.error).toMatchObject({ code: '42501' })
+    const removal = await client.from('contact_submissions').delete().eq('id', rowId)
+    expect(removal.error).toMatchObject({ code: '42501' })
+    const times = await client.from('inbox_response_times').select('responded')
+    expect(times).toMatchObject({ error: null, data: [{ responded: 1 }] })
+  })
+
+  it('a refresh keeps aal2; signing out kills the refresh token', async () => {
+    const client = clientFor(backend)
+    await addStaff(backend, 'bo@example.com')
+    await signInWithSecondFactor(client, 'bo@example.com')
+    const before = (await client.auth.getSession()).data.session
+    const refreshed = await client.auth.refreshSession()
+    expect(refreshed.error).toBeNull()
+    expect(refreshed.data.session?.refresh_token).not.toBe(before?.refresh_token)
+    expect(decodeJwt(refreshed.data.session?.access_token ?? '').aal).toBe('aal2')
+
+    const lastRefreshToken = refreshed.data.session?.refresh_token ?? ''
+    expect((await client.auth.signOut()).error).toBeNull()
+    const afterSignOut = await clientFor(backend).auth.refreshSession({
+      refresh_token: lastRefreshToken,
+    })
+    expect(afterSignOut.error).toMatchObject({ status: 400, code: 'refresh_token_not_found' })
+  })
+
+  it('removed from the staff list, the same aal2 token reads nothing on the next request', async () => {
+    const client = clientFor(backend)
+    await addStaff(backend, 'cy@example.com')
+    await signInWithSecondFactor(client, 'cy@example.com')
+    expect((await client.from('contact_submissions').select('id')).data).toHaveLength(1)
+    const admin = clientFor(backend, backend.serviceRoleKey)
+    expect(await admin.rpc('remove_staff_member', { email: 'cy@example.com' })).toMatchObject({
+      error: null,
+      data: true,
+    })
+    expect(await client.from('contact_submissions').select('id')).toMatchObject({
+      error: null,
+      data: [],
+    })
+  })
+
+  it('a wrong password and an unknown email answer alike: 400 invalid_credentials', async () => {
+    const client = clientFor(backend)
+    const wrong = await client.auth.signInWithPassword({
+      email: 'ada@example.com',
+      password: 'nope',
+    })
+    const unknown = await client.auth.signInWithPassword({
+      email: 'nobody@example.com',
+      password: PASSWORD,
+    })
+    for (const { error } of [wrong, unknown]) {
+      expect(error).toMatchObject({
+        status: 400,
+        code: 'invalid_credentials',
+        message: 'Invalid login credentials',
+      })
+    }
+  })
+
+  it('sign-ups and anonymous sign-ins are refused as GoTrue refuses them when disabled', async () => {
+    const client = clientFor(backend)
+    const signUp = await client.auth.signUp({ email: 'eve@example.com', password: PASSWORD })
+    expect(signUp.error).toMatchObject({ status: 422, code: 'signup_disabled' })
+    const anonymous = await client.auth.signInAnonymously()
+    expect(anonymous.error).toMatchObject({ status: 422, code: 'anonymous_provider_disabled' })
+    const [count] = await backend.db.query<{ n: number }>(
+      `select count(*)::int as n from auth.users where email = 'eve@example.com' or is_anonymous`,
+    )
+    expect(count?.n).toBe(0)
+  })
+
+  it('the anon key cannot use the admin API', async () => {
+    const result = await clientFor(backend).auth.admin.createUser({
+      email: 'mallory@example.com',
+      password: PASSWORD,
+    })
+    expect(result.error).toMatchObject({ status: 403, code: 'not_admin' })
+  })
+})
+
+describe('password guessing', () => {
+  let started: Awaited<ReturnType<ReturnType<typeof testBackends>[number]['start']>>
+
+  beforeAll(async () => {
+    const [embedded] = testBackends({ authSettings: { signInsPerWindow: 3 } })
+    started = (await embedded?.start()) as typeof started
+  }, 120_000)
+  afterAll(async () => {
+    await started?.stop()
+  })
+
+  it('answers 429 over_request_rate_limit once an address has used its sign-in attempts', async () => {
+    const client = clientFor(started.backend)
+    const attempt = () =>
+      client.auth.signInWithPassword({ email: 'ada@example.com', password: 'guess' })
+    for (let tries = 0; tries < 3; tries += 1) {
+      expect((await attempt()).error).toMatchObject({ status: 400, code: 'invalid_credentials' })
+    }
+    expect((await attempt()).error).toMatchObject({ status: 429, code: 'over_request_rate_limit' })
+  })
+})
