@@ -1,0 +1,98 @@
+// @vitest-environment node
+import { createClient } from '@supabase/supabase-js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startLocalBackend, type LocalBackend } from '../local/local-backend'
+import { NoRealtimeSocket } from '../local/test-support'
+import { UsageError } from './cli-io'
+import { runStaff } from './staff-command'
+
+/** `npm run staff` against a real local backend (embedded PGlite), as the README's walkthrough uses it. */
+
+let backend: LocalBackend
+
+beforeAll(async () => {
+  backend = await startLocalBackend({ apiPort: 0, dbPort: null, backendDir: 'memory' })
+}, 120_000)
+afterAll(async () => {
+  await backend?.close()
+})
+
+async function staff(...argv: string[]) {
+  const lines: string[] = []
+  const env = { SUPABASE_URL: backend.url, SUPABASE_SERVICE_ROLE_KEY: backend.serviceRoleKey }
+  await runStaff(argv, {
+    env,
+    output: { out: (line) => lines.push(line), err: (line) => lines.push(line) },
+    realtimeTransport: NoRealtimeSocket,
+  })
+  return lines.join('\n')
+}
+
+const signIn = (email: string, password: string) =>
+  createClient(backend.url, backend.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: NoRealtimeSocket as never },
+  }).auth.signInWithPassword({ email, password })
+
+describe('npm run staff', () => {
+  it('add without --password creates the account with a strong password, shown once, that signs in', async () => {
+    const out = await staff('add', 'ada@example.com')
+    const password = /Password \(shown once, pass it on privately\): (\S+)/.exec(out)?.[1] ?? ''
+    expect(password).toMatch(/^[\w-]{24}$/)
+    expect((await signIn('ada@example.com', password)).error).toBeNull()
+    expect(out).toContain('set up the second factor')
+  })
+
+  it('add with --password never echoes it', async () => {
+    const out = await staff('add', 'bo@example.com', '--password', 'a long chosen passphrase')
+    expect(out).not.toContain('a long chosen passphrase')
+    expect((await signIn('bo@example.com', 'a long chosen passphrase')).error).toBeNull()
+  })
+
+  it('add refuses a password shorter than the project allows, in Auth’s words', async () => {
+    await expect(staff('add', 'cy@example.com', '--password', 'short')).rejects.toThrow(
+      /Could not create the user cy@example.com: Password should be at least 12 characters/,
+    )
+  })
+
+  it('list shows who is on the staff list and who has a second factor', async () => {
+    const out = await staff('list')
+    expect(out).toMatch(/ada@example\.com\s+not yet\s+\d{4}-\d{2}-\d{2}/)
+    expect(out).toMatch(/bo@example\.com\s+not yet/)
+  })
+
+  it('remove takes them off the list and deletes the account: the password no longer signs in', async () => {
+    expect(await staff('remove', 'bo@example.com')).toBe(
+      'Removed bo@example.com: off the staff list (their next request reads nothing), account deleted.',
+    )
+    expect((await signIn('bo@example.com', 'a long chosen passphrase')).error?.code).toBe(
+      'invalid_credentials',
+    )
+    expect(await staff('list')).not.toContain('bo@example.com')
+  })
+
+  it('says so when the email is neither on the list nor an account', async () => {
+    await expect(staff('remove', 'nobody@example.com')).rejects.toThrow(
+      'nobody@example.com is not on the staff list, and has no account.',
+    )
+  })
+
+  it('refuses half a hosted configuration, and a backend it cannot reach, in a sentence', async () => {
+    const output = { out: () => {}, err: () => {} }
+    await expect(
+      runStaff(['list'], { env: { SUPABASE_URL: backend.url }, output }),
+    ).rejects.toThrow(UsageError)
+    await expect(
+      runStaff(['list'], {
+        env: {
+          SUPABASE_URL: 'http://127.0.0.1:9',
+          SUPABASE_SERVICE_ROLE_KEY: backend.serviceRoleKey,
+        },
+        output,
+        realtimeTransport: NoRealtimeSocket,
+      }),
+    ).rejects.toThrow(
+      'Cannot reach Supabase at http://127.0.0.1:9 to list the staff. Is the local backend running (npm start)?',
+    )
+  })
+})
