@@ -4,7 +4,7 @@
 -- role` and the token's claims in request.jwt.claims.
 begin;
 
-select plan(51);
+select plan(56);
 
 \ir fixtures/sealed-row.psql
 
@@ -53,6 +53,17 @@ begin
 end
 $$;
 
+-- Everything a request locked out must not get, as four assertions: no row, no status change
+-- (on the overdue row, which no lockout may touch), nothing overdue, no response times.
+create function pg_temp.locked_out(who text) returns setof text language plpgsql as $$
+begin
+  return next is(pg_temp.visible(), 0, who || ' sees no row');
+  return next is(pg_temp.mark_responded('dddddddd-0000-4000-8000-000000000002'), 0, who || ' changes no row');
+  return next is((select count(*)::int from public.inbox_overdue_submissions), 0, who || ' sees nothing overdue');
+  return next is((select count(*)::int from public.inbox_response_times), 0, who || ' sees no response times');
+end
+$$;
+
 -- ---------------------------------------------------------------- structure
 
 select has_table('private', 'staff_members', 'the staff list exists');
@@ -93,10 +104,7 @@ reset role;
 -- ---------------------------------------------------------------- signed in, not on the list
 
 select pg_temp.request_as('authenticated', 'b0000000-0000-4000-8000-00000000000b', 'aal2');
-select is(pg_temp.visible(), 0, 'a user not on the list sees no row, even at aal2');
-select is(pg_temp.mark_responded('dddddddd-0000-4000-8000-000000000001'), 0, 'and changes none');
-select is((select count(*)::int from public.inbox_overdue_submissions), 0, 'and sees nothing overdue');
-select is((select count(*)::int from public.inbox_response_times), 0, 'nor the response times');
+select * from pg_temp.locked_out('a user not on the list, even at aal2,');
 select is(staff_access.is_inbox_reader(), false, 'the gate says no');
 select throws_ok('select count(*) from private.staff_members', '42501', null, 'nor can read the staff list');
 reset role;
@@ -104,9 +112,7 @@ reset role;
 -- ---------------------------------------------------------------- on the list, password only (aal1)
 
 select pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a', 'aal1');
-select is(pg_temp.visible(), 0, 'staff before the second factor see no row');
-select is(pg_temp.mark_responded('dddddddd-0000-4000-8000-000000000001'), 0, 'and change none');
-select is((select count(*)::int from public.inbox_overdue_submissions), 0, 'and see nothing overdue');
+select * from pg_temp.locked_out('staff before the second factor (aal1)');
 reset role;
 
 -- ---------------------------------------------------------------- on the list, second factor (aal2)
@@ -156,16 +162,14 @@ reset role;
 
 delete from private.staff_members where user_id = 'a0000000-0000-4000-8000-00000000000a';
 select pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a', 'aal2');
-select is(pg_temp.visible(), 0, 'removed from the list, the same aal2 token reads nothing on the next request');
-select is(pg_temp.mark_responded('dddddddd-0000-4000-8000-000000000002'), 0, 'and changes nothing');
+select * from pg_temp.locked_out('removed from the list, the same aal2 token on its next request');
 reset role;
 insert into private.staff_members (user_id) values ('a0000000-0000-4000-8000-00000000000a');
 
 -- ---------------------------------------------------------------- an anonymous user
 
 select pg_temp.request_as('authenticated', 'c0000000-0000-4000-8000-00000000000c', 'aal2', true);
-select is(pg_temp.visible(), 0, 'an anonymous user sees no row, even on the list and at aal2');
-select is(pg_temp.mark_responded('dddddddd-0000-4000-8000-000000000002'), 0, 'and changes none');
+select * from pg_temp.locked_out('an anonymous user, even on the list and at aal2,');
 reset role;
 
 -- ---------------------------------------------------------------- service_role
