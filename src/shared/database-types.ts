@@ -40,8 +40,26 @@ export type Database = {
         Relationships: []
       }
     }
-    Views: { [_ in never]: never }
-    Functions: { [_ in never]: never }
+    Views: {
+      /** Signed-in staff with a second factor only (empty for anyone else). */
+      inbox_overdue_submissions: {
+        Row: { id: string; ref: string; created_at: string; waiting: string; key_id: string | null }
+        Relationships: []
+      }
+      inbox_response_times: {
+        Row: {
+          responded: number
+          p50: string | null
+          p90: string | null
+          within_24h: number | null
+        }
+        Relationships: []
+      }
+    }
+    Functions: {
+      /** Whether the signed-in caller may read the inbox (on the staff list, aal2). */
+      inbox_access: { Args: Record<string, never>; Returns: boolean }
+    }
     Enums: { [_ in never]: never }
     CompositeTypes: { [_ in never]: never }
   }

@@ -181,3 +181,20 @@ revoke all on function public.add_staff_member(text), public.remove_staff_member
   public.list_staff_members() from public, anon, authenticated;
 grant execute on function public.add_staff_member(text), public.remove_staff_member(text),
   public.list_staff_members() to service_role;
+
+-- ---------------------------------------------------------------- for the inbox app
+
+-- Whether the caller may read the inbox, so an account that may not is told so, instead of
+-- seeing an empty list. Says nothing about anyone else.
+create function public.inbox_access()
+  returns boolean
+  language sql
+  stable
+  security invoker
+  set search_path = ''
+as $$
+  select staff_access.is_inbox_reader()
+$$;
+
+revoke all on function public.inbox_access() from public, anon;
+grant execute on function public.inbox_access() to authenticated;

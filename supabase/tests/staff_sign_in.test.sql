@@ -4,7 +4,7 @@
 -- role` and the token's claims in request.jwt.claims.
 begin;
 
-select plan(56);
+select plan(59);
 
 \ir fixtures/sealed-row.psql
 
@@ -106,6 +106,7 @@ reset role;
 select pg_temp.request_as('authenticated', 'b0000000-0000-4000-8000-00000000000b', 'aal2');
 select * from pg_temp.locked_out('a user not on the list, even at aal2,');
 select is(staff_access.is_inbox_reader(), false, 'the gate says no');
+select is(public.inbox_access(), false, 'and the inbox is told so');
 select throws_ok('select count(*) from private.staff_members', '42501', null, 'nor can read the staff list');
 reset role;
 
@@ -113,12 +114,14 @@ reset role;
 
 select pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a', 'aal1');
 select * from pg_temp.locked_out('staff before the second factor (aal1)');
+select is(public.inbox_access(), false, 'the inbox is told staff need the second factor first');
 reset role;
 
 -- ---------------------------------------------------------------- on the list, second factor (aal2)
 
 select pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a', 'aal2');
 select is(pg_temp.visible(), 2, 'staff with the second factor see every row');
+select is(public.inbox_access(), true, 'and the inbox is told they may read');
 select is(
   (select sealed from public.contact_submissions where id = 'dddddddd-0000-4000-8000-000000000001'),
   pg_temp.armor(), 'and read its sealed document'
