@@ -1,0 +1,89 @@
+import { useEffect, useState, type FormEvent } from 'react'
+import { copy } from '../copy'
+import { supabase } from '../supabase-client'
+
+type Enrolment = { factorId: string; qrCode: string; secret: string }
+
+/**
+ * The second factor: enrol TOTP the first time (QR code as Auth draws it, and the setup key as
+ * text), otherwise the code of the verified factor. Ends with an aal2 session.
+ */
+export function SecondFactor({ onVerified }: { onVerified: () => void }) {
+  const [factorId, setFactorId] = useState<string | null>(null)
+  const [enrolment, setEnrolment] = useState<Enrolment | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  useEffect(() => {
+    let cancelled = false
+    void (async () => {
+      const { data, error: failure } = await supabase.auth.mfa.listFactors()
+      if (failure) return setError(copy.unexpected)
+      const verified = data.totp[0]
+      if (verified) return !cancelled && setFactorId(verified.id)
+      // Leftovers of an enrolment never finished would block a new one: remove them first.
+      for (const factor of data.all.filter((found) => found.status === 'unverified'))
+        await supabase.auth.mfa.unenroll({ factorId: factor.id })
+      const enrolled = await supabase.auth.mfa.enroll({ factorType: 'totp' })
+      if (enrolled.error) return setError(copy.unexpected)
+      if (cancelled) return
+      setFactorId(enrolled.data.id)
+      setEnrolment({
+        factorId: enrolled.data.id,
+        qrCode: enrolled.data.totp.qr_code,
+        secret: enrolled.data.totp.secret,
+      })
+    })()
+    return () => {
+      cancelled = true
+    }
+  }, [])
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    if (!factorId) return
+    const code = String(new FormData(event.currentTarget).get('code') ?? '').replace(/\s/g, '')
+    setBusy(true)
+    setError(null)
+    const { error: failure } = await supabase.auth.mfa.challengeAndVerify({ factorId, code })
+    setBusy(false)
+    if (!failure) return onVerified()
+    console.error('inbox: verification failed', failure)
+    setError(failure.status === 429 ? copy.signIn.tooMany : copy.code.wrong)
+  }
+
+  return (
+    <form onSubmit={(event) => void submit(event)} className="card" aria-labelledby="code-heading">
+      <h1 id="code-heading">{enrolment ? copy.code.enrolHeading : copy.code.heading}</h1>
+      {enrolment && (
+        <>
+          <p>{copy.code.enrolLead}</p>
+          <img
+            src={enrolment.qrCode}
+            alt={copy.code.qrLabel}
+            className="qr"
+            width={200}
+            height={200}
+          />
+          <p>
+            {copy.code.setupKey}: <code className="setup-key">{enrolment.secret}</code>
+          </p>
+        </>
+      )}
+      <label>
+        {copy.code.field}
+        <input
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9 ]{6,7}"
+          required
+        />
+      </label>
+      {error && <p role="alert">{error}</p>}
+      <button type="submit" disabled={busy || !factorId}>
+        {copy.code.submit}
+      </button>
+    </form>
+  )
+}

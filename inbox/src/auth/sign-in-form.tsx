@@ -1,0 +1,46 @@
+import { useState, type FormEvent } from 'react'
+import { copy } from '../copy'
+import { supabase } from '../supabase-client'
+
+/** Email and password; the next step (second factor) is the app's to decide. */
+export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget)
+    setBusy(true)
+    setError(null)
+    const { error: failure } = await supabase.auth.signInWithPassword({
+      email: String(form.get('email') ?? ''),
+      password: String(form.get('password') ?? ''),
+    })
+    setBusy(false)
+    if (!failure) return onSignedIn()
+    console.error('inbox: sign-in failed', failure)
+    setError(failure.status === 429 ? copy.signIn.tooMany : copy.signIn.failed)
+  }
+
+  return (
+    <form
+      onSubmit={(event) => void submit(event)}
+      className="card"
+      aria-labelledby="sign-in-heading"
+    >
+      <h1 id="sign-in-heading">{copy.signIn.heading}</h1>
+      <label>
+        {copy.signIn.email}
+        <input name="email" type="email" autoComplete="username" required />
+      </label>
+      <label>
+        {copy.signIn.password}
+        <input name="password" type="password" autoComplete="current-password" required />
+      </label>
+      {error && <p role="alert">{error}</p>}
+      <button type="submit" disabled={busy}>
+        {copy.signIn.submit}
+      </button>
+    </form>
+  )
+}

@@ -1,0 +1,19 @@
+/** Times as staff read them on a phone: short, in their own time zone. */
+export const formatTime = (date: Date) =>
+  date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+
+export function formatAge(since: Date, now = Date.now()): string {
+  const minutes = Math.max(0, Math.round((now - since.getTime()) / 60_000))
+  if (minutes < 60) return `${minutes} min`
+  const hours = Math.floor(minutes / 60)
+  return hours < 48 ? `${hours} h` : `${Math.floor(hours / 24)} d`
+}
+
+/** A PostgreSQL interval as PostgREST sends it ("01:23:00", "1 day 02:00:00") in hours. */
+export function formatInterval(interval: string | null): string {
+  if (!interval) return '–'
+  const days = Number(/(\d+) days?/.exec(interval)?.[1] ?? 0)
+  const [hours = 0, minutes = 0] = (/(\d+):(\d+)/.exec(interval)?.slice(1) ?? []).map(Number)
+  const total = days * 24 + hours + minutes / 60
+  return total < 1 ? `${Math.round(total * 60)} min` : `${Math.round(total * 10) / 10} h`
+}

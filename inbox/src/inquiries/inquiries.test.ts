@@ -1,0 +1,70 @@
+// @vitest-environment node
+import { generateIdentity, identityToRecipient } from 'age-encryption'
+import { describe, expect, it } from 'vitest'
+import { sealSubmission } from '../../../src/features/contact/sealing/seal-submission'
+import { buildDocument } from '../../../src/shared/submission/sealed-document'
+import type { Inquiry, InquiryRow } from './inquiry'
+import { openInquiry, sortInquiries } from './inquiries'
+
+const HOUR = 3_600_000
+const NOW = Date.parse('2026-11-24T12:00:00Z')
+
+function row(id: string, hoursAgo: number, status: InquiryRow['status'] = 'new'): InquiryRow {
+  return {
+    id,
+    key_id: null,
+    sealed: null,
+    status,
+    created_at: new Date(NOW - hoursAgo * HOUR).toISOString(),
+    responded_at: null,
+    completed_at: null,
+  }
+}
+
+const listed = (base: InquiryRow, overdue = false): Inquiry => ({
+  ...base,
+  overdue,
+  opened: { problem: 'damaged' },
+})
+
+describe('sortInquiries', () => {
+  it('puts overdue first (oldest first), then new (next due first), then the rest (newest first)', () => {
+    const order = sortInquiries([
+      listed(row('answered-old', 50, 'responded')),
+      listed(row('new-recent', 1)),
+      listed(row('overdue-newer', 30), true),
+      listed(row('answered-recent', 2, 'completed')),
+      listed(row('new-older', 10)),
+      listed(row('overdue-oldest', 40), true),
+    ]).map((inquiry) => inquiry.id)
+    expect(order).toEqual([
+      'overdue-oldest',
+      'overdue-newer',
+      'new-older',
+      'new-recent',
+      'answered-recent',
+      'answered-old',
+    ])
+  })
+})
+
+describe('openInquiry', () => {
+  it('opens a row sealed to this device’s key, and says which rows belong to another key', async () => {
+    const mine = await generateIdentity()
+    const theirs = await generateIdentity()
+    const id = crypto.randomUUID()
+    const document = buildDocument(
+      { name: 'Ada', contact: '@ada_l', message: 'Hello', project_type: null, budget: null },
+      { id, now: NOW, userAgent: 'test' },
+    )
+    const sealedToMe = await sealSubmission(document, [await identityToRecipient(mine)])
+    const sealedToThem = await sealSubmission(document, [await identityToRecipient(theirs)])
+    const opened = await openInquiry({ ...row(id, 1), ...sealedToMe }, [mine], new Set([id]))
+    expect(opened.overdue).toBe(true)
+    expect('document' in opened.opened && opened.opened.document.name).toBe('Ada')
+    const other = await openInquiry({ ...row(id, 1), ...sealedToThem }, [mine], new Set())
+    expect(other.opened).toEqual({ problem: 'other-key' })
+    const damaged = await openInquiry({ ...row(id, 1), sealed: 'not armor' }, [mine], new Set())
+    expect(damaged.opened).toEqual({ problem: 'damaged' })
+  })
+})

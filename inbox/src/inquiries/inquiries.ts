@@ -1,0 +1,33 @@
+/** Opening and ordering inquiries: loaded with the key, never on the sign-in screen. */
+import { armor, Decrypter } from 'age-encryption'
+import { parseSealedDocument } from '../../../src/shared/submission/sealed-document'
+import type { Inquiry, InquiryRow } from './inquiry'
+
+export async function openInquiry(
+  row: InquiryRow,
+  identities: string[],
+  overdueIds: ReadonlySet<string>,
+): Promise<Inquiry> {
+  const overdue = overdueIds.has(row.id)
+  if (!row.sealed) return { ...row, overdue, opened: { problem: 'damaged' } }
+  const decrypter = new Decrypter()
+  for (const identity of identities) decrypter.addIdentity(identity)
+  try {
+    const text = await decrypter.decrypt(armor.decode(row.sealed), 'text')
+    return { ...row, overdue, opened: { document: parseSealedDocument(text) } }
+  } catch (error) {
+    const otherKey = error instanceof Error && /no identity matched/.test(error.message)
+    return { ...row, overdue, opened: { problem: otherKey ? 'other-key' : 'damaged' } }
+  }
+}
+
+/** Overdue first (oldest first), then new (next due first), then the rest (newest first). */
+export function sortInquiries(inquiries: Inquiry[]): Inquiry[] {
+  const rank = (inquiry: Inquiry) => (inquiry.overdue ? 0 : inquiry.status === 'new' ? 1 : 2)
+  return [...inquiries].sort((a, b) => {
+    const byRank = rank(a) - rank(b)
+    if (byRank !== 0) return byRank
+    const age = Date.parse(a.created_at) - Date.parse(b.created_at)
+    return rank(a) === 2 ? -age : age
+  })
+}

@@ -1,0 +1,101 @@
+import { useState } from 'react'
+import { copy } from '../copy'
+import { formatTime } from './format'
+import type { SettableStatus } from './inbox-data'
+import { dueAt, purgeAfter, type Inquiry } from './inquiry'
+
+const STATUSES: SettableStatus[] = ['responded', 'engaged', 'completed', 'declined']
+
+/** The contact as an action where it is one (email, Telegram, WhatsApp), else null. */
+function contactLink(contact: string): string | null {
+  if (/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(contact)) return `mailto:${contact}`
+  const telegram = /^@([A-Za-z0-9_]{5,32})$/.exec(contact)?.[1]
+  if (telegram) return `https://t.me/${telegram}`
+  const phone = contact.replace(/[\s().-]/g, '')
+  if (/^\+\d{7,15}$/.test(phone)) return `https://wa.me/${phone.slice(1)}`
+  return null
+}
+
+export function InquiryDetail({
+  inquiry,
+  onBack,
+  onChanged,
+}: {
+  inquiry: Inquiry
+  onBack: () => void
+  onChanged: (inquiry: Inquiry) => void
+}) {
+  const [error, setError] = useState<string | null>(null)
+  const [copied, setCopied] = useState(false)
+  const fields = 'document' in inquiry.opened ? inquiry.opened.document : null
+  const purge = purgeAfter(inquiry)
+
+  async function change(status: SettableStatus) {
+    setError(null)
+    try {
+      onChanged({
+        ...inquiry,
+        ...(await (await import('./inbox-data')).setStatus(inquiry.id, status)),
+        overdue: false,
+      })
+    } catch {
+      setError(copy.detail.statusFailed)
+    }
+  }
+
+  const link = fields ? contactLink(fields.contact) : null
+  return (
+    <article className="card" aria-labelledby="inquiry-heading">
+      <button type="button" onClick={onBack} className="link">
+        {copy.detail.back}
+      </button>
+      <h1 id="inquiry-heading">{fields?.name ?? inquiry.id.slice(0, 8)}</h1>
+      {fields ? (
+        <dl>
+          <dt>{copy.detail.contact}</dt>
+          <dd>
+            {link ? <a href={link}>{fields.contact}</a> : fields.contact}{' '}
+            <button
+              type="button"
+              onClick={() =>
+                void navigator.clipboard.writeText(fields.contact).then(() => setCopied(true))
+              }
+            >
+              {copied ? copy.detail.copied : copy.detail.copy}
+            </button>
+          </dd>
+          <dt>{copy.detail.projectType}</dt>
+          <dd>{fields.project_type ?? '–'}</dd>
+          <dt>{copy.detail.budget}</dt>
+          <dd>{fields.budget ?? '–'}</dd>
+          <dt>{copy.detail.brief}</dt>
+          <dd className="brief">{fields.message}</dd>
+        </dl>
+      ) : (
+        <p>{copy.list.otherKey(inquiry.key_id ?? '–')}</p>
+      )}
+      <dl>
+        <dt>{copy.detail.received}</dt>
+        <dd>{formatTime(new Date(inquiry.created_at))}</dd>
+        <dt>{copy.detail.due}</dt>
+        <dd>{formatTime(dueAt(inquiry))}</dd>
+        <dt>{copy.detail.status}</dt>
+        <dd data-testid="status">{inquiry.status}</dd>
+      </dl>
+      {purge && <p>{copy.detail.purged(formatTime(purge))}</p>}
+      <div className="actions">
+        {STATUSES.map((status) => (
+          <button
+            key={status}
+            type="button"
+            onClick={() => void change(status)}
+            aria-pressed={inquiry.status === status}
+          >
+            {copy.detail.statuses[status]}
+          </button>
+        ))}
+      </div>
+      {error && <p role="alert">{error}</p>}
+    </article>
+  )
+}

@@ -1,0 +1,47 @@
+import { copy } from '../copy'
+import { formatAge, formatTime } from './format'
+import { dueAt, type Inquiry } from './inquiry'
+
+/** One line per inquiry: who, what, how old, and whether it is due or overdue. */
+export function InquiryList({
+  inquiries,
+  onOpen,
+}: {
+  inquiries: Inquiry[]
+  onOpen: (inquiry: Inquiry) => void
+}) {
+  if (inquiries.length === 0) return <p>{copy.list.empty}</p>
+  return (
+    <ul className="inquiries">
+      {inquiries.map((inquiry) => {
+        const opened = 'document' in inquiry.opened ? inquiry.opened.document : null
+        return (
+          <li key={inquiry.id}>
+            <button type="button" onClick={() => onOpen(inquiry)} className="inquiry">
+              <span className="who">
+                {opened
+                  ? opened.name
+                  : 'problem' in inquiry.opened && inquiry.opened.problem === 'other-key'
+                    ? copy.list.otherKey(inquiry.key_id ?? '–')
+                    : inquiry.id.slice(0, 8)}
+              </span>
+              {opened && (
+                <span className="what">
+                  {[opened.project_type, opened.budget].filter(Boolean).join(' · ')}
+                </span>
+              )}
+              <span className="when">
+                {formatAge(new Date(inquiry.created_at))} · {inquiry.status}
+                {inquiry.overdue ? (
+                  <strong className="badge overdue"> {copy.list.overdue}</strong>
+                ) : inquiry.status === 'new' ? (
+                  <span className="badge"> {copy.list.due(formatTime(dueAt(inquiry)))}</span>
+                ) : null}
+              </span>
+            </button>
+          </li>
+        )
+      })}
+    </ul>
+  )
+}

@@ -1,0 +1,50 @@
+// @vitest-environment node
+import 'fake-indexeddb/auto'
+import { Decrypter, generateIdentity, identityToRecipient } from 'age-encryption'
+import { openDB } from 'idb'
+import { describe, expect, it } from 'vitest'
+import {
+  forgetKey,
+  hasSavedKey,
+  KeyVaultError,
+  parseIdentities,
+  saveKey,
+  SCRYPT_LOG_N,
+  unlockKey,
+} from './key-vault'
+
+describe('the key on this device', () => {
+  it('keeps only an age file to the passphrase, which unlocks to the same identity', async () => {
+    const identity = await generateIdentity()
+    expect(await hasSavedKey()).toBe(false)
+    await saveKey([identity], 'correct horse battery')
+    expect(await hasSavedKey()).toBe(true)
+
+    const stored = (await (await openDB('inbox-key')).get('key', 'agency')) as Uint8Array
+    const text = new TextDecoder().decode(stored)
+    expect(text).not.toContain(identity)
+    expect(text).toContain(`scrypt`)
+    expect(text).toMatch(new RegExp(`-> scrypt \\S+ ${SCRYPT_LOG_N}\\n`))
+    // Stock age reads it too: it is an ordinary passphrase-encrypted age file.
+    const decrypter = new Decrypter()
+    decrypter.addPassphrase('correct horse battery')
+    expect(await decrypter.decrypt(stored, 'text')).toBe(identity)
+
+    expect(await unlockKey('correct horse battery')).toEqual([identity])
+    await expect(unlockKey('wrong horse battery')).rejects.toEqual(
+      new KeyVaultError('wrong-passphrase'),
+    )
+    await forgetKey()
+    expect(await hasSavedKey()).toBe(false)
+  }, 30_000)
+
+  it('takes the secret lines of an age-keygen file, and refuses what is not a key', async () => {
+    const identity = await generateIdentity()
+    const file = `# created: 2026-11-24\n# public key: ${await identityToRecipient(identity)}\n${identity}\n`
+    expect(await parseIdentities(file)).toEqual([identity])
+    await expect(parseIdentities('age1notasecret')).rejects.toEqual(new KeyVaultError('not-a-key'))
+    await expect(parseIdentities('AGE-SECRET-KEY-1BROKEN')).rejects.toEqual(
+      new KeyVaultError('not-a-key'),
+    )
+  })
+})

@@ -1,0 +1,32 @@
+import { useEffect } from 'react'
+
+/** Unused for this long, the inbox locks itself. */
+export const IDLE_LOCK_MS = 10 * 60_000
+/** In the background for this long (another app, a locked phone), it locks too. */
+export const HIDDEN_LOCK_MS = 5 * 60_000
+
+/** Calls `lock` after 10 minutes without input, or 5 minutes hidden, while `active`. */
+export function useAutoLock(active: boolean, lock: () => void): void {
+  useEffect(() => {
+    if (!active) return
+    let idle = setTimeout(lock, IDLE_LOCK_MS)
+    let hiddenSince: number | null = null
+    const touched = () => {
+      clearTimeout(idle)
+      idle = setTimeout(lock, IDLE_LOCK_MS)
+    }
+    const visibility = () => {
+      if (document.visibilityState === 'hidden') hiddenSince = Date.now()
+      else if (hiddenSince !== null && Date.now() - hiddenSince >= HIDDEN_LOCK_MS) lock()
+      else hiddenSince = null
+    }
+    const events = ['pointerdown', 'keydown', 'scroll', 'touchstart'] as const
+    events.forEach((name) => window.addEventListener(name, touched, { passive: true }))
+    document.addEventListener('visibilitychange', visibility)
+    return () => {
+      clearTimeout(idle)
+      events.forEach((name) => window.removeEventListener(name, touched))
+      document.removeEventListener('visibilitychange', visibility)
+    }
+  }, [active, lock])
+}
