@@ -21,5 +21,10 @@ export const E2E_BACKEND_DIR = 'node_modules/.cache/e2e-backend'
 export const E2E_BUILD_DIR = 'node_modules/.cache/e2e-dist'
 export const E2E_NEXT_BUILD_DIR = 'node_modules/.cache/e2e-dist-next'
 
+/** The staff inbox, served from its own origin as in production. */
+export const E2E_INBOX_PORT = 4185 + OFFSET
+export const E2E_INBOX_URL = `http://127.0.0.1:${E2E_INBOX_PORT}`
+export const E2E_INBOX_BUILD_DIR = 'node_modules/.cache/e2e-inbox'
+
 /** A second site server, started by the update test itself, serving a folder it can swap. */
 export const E2E_UPDATE_PORT = 4184 + OFFSET
