@@ -58,6 +58,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist',
+      'dist-inbox',
       'node_modules',
       '**/node_modules',
       'test-results',

@@ -1,42 +1,22 @@
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig, loadEnv } from 'vite'
+import { VitePWA } from 'vite-plugin-pwa'
+import { hostFilesPlugin } from '../src/build/host-files-plugin.ts'
+import { previewPlugin } from '../src/build/preview-plugin.ts'
 import { parseSiteEnv } from '../src/lib/env.ts'
+import { inboxPwaOptions } from './inbox-pwa-options.ts'
 import type { InboxEnv } from './src/inbox-env.ts'
 
 /**
  * The staff inbox: its own entry, build output (dist-inbox/) and origin (127.0.0.1:4174 locally),
  * never linked from the public site. It reads the same VITE_* configuration as the site (the
- * repository's .env files) for the Supabase project and the agency's name.
+ * repository's .env files) for the Supabase project and the agency's name, and its hosts' header
+ * files come from the same source as the site's (src/build/security-headers.ts).
  */
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const INBOX_PORT = 4174
-
-/** The inbox's policy: its own code and styles, its Supabase project, QR codes as data: images. */
-export function inboxHeaders(supabaseUrl: string): Record<string, string> {
-  const csp = [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    `connect-src 'self' ${new URL(supabaseUrl).origin}`,
-    "manifest-src 'self'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ')
-  return {
-    'Content-Security-Policy': csp,
-    'X-Content-Type-Options': 'nosniff',
-    'X-Frame-Options': 'DENY',
-    'Referrer-Policy': 'no-referrer',
-    'X-Robots-Tag': 'noindex, nofollow',
-    'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
-    'Cross-Origin-Opener-Policy': 'same-origin',
-    'Cache-Control': 'no-cache',
-  }
-}
 
 export default defineConfig(({ mode }) => {
   const settings = parseSiteEnv({ ...loadEnv(mode, ROOT, 'VITE_') })
@@ -45,14 +25,27 @@ export default defineConfig(({ mode }) => {
     supabaseUrl: settings.supabaseUrl,
     supabaseAnonKey: settings.supabaseAnonKey,
   }
-  const headers = inboxHeaders(settings.supabaseUrl)
+  const inboxRoot = fileURLToPath(new URL('.', import.meta.url))
   return {
-    root: fileURLToPath(new URL('.', import.meta.url)),
+    root: inboxRoot,
     envDir: ROOT,
-    plugins: [react()],
+    plugins: [
+      react(),
+      hostFilesPlugin(settings, 'inbox'),
+      previewPlugin(),
+      VitePWA(inboxPwaOptions(settings.agencyName)),
+    ],
     define: { __INBOX_ENV__: JSON.stringify(inboxEnv) },
-    build: { outDir: `${ROOT}dist-inbox`, emptyOutDir: true, sourcemap: false },
-    server: { host: '127.0.0.1', port: INBOX_PORT, strictPort: true, headers },
-    preview: { host: '127.0.0.1', port: INBOX_PORT, strictPort: true, headers },
+    build: {
+      outDir: `${ROOT}dist-inbox`,
+      emptyOutDir: true,
+      sourcemap: false,
+      rolldownOptions: {
+        input: { index: `${inboxRoot}index.html`, notFound: `${inboxRoot}404.html` },
+      },
+    },
+    appType: 'mpa' as const,
+    server: { host: '127.0.0.1', port: INBOX_PORT, strictPort: true },
+    preview: { host: '127.0.0.1', port: INBOX_PORT, strictPort: true },
   }
 })

@@ -4,7 +4,6 @@ import { defineConfig, devices } from '@playwright/test'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium'
 import {
   E2E_API_PORT,
-  E2E_API_URL,
   E2E_BACKEND_DIR,
   E2E_BUILD_DIR,
   E2E_DB_PORT,
@@ -46,11 +45,9 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      // The staff inbox, on its own origin, with the headers its preview serves.
+      // The staff inbox, on its own origin, with the headers its build wrote (_headers).
       command: `vite preview --config inbox/vite.config.ts --port ${E2E_INBOX_PORT} --strictPort --outDir ${resolve(ROOT, E2E_INBOX_BUILD_DIR)}`,
       cwd: '..',
-      // Its CSP names the Supabase origin the build was made for (tests/support/build-e2e.sh).
-      env: { VITE_SUPABASE_URL: E2E_API_URL },
       url: `http://127.0.0.1:${E2E_INBOX_PORT}/`,
       reuseExistingServer: false,
       timeout: 30_000,

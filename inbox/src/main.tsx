@@ -8,3 +8,8 @@ createRoot(document.getElementById('root') as HTMLElement).render(
     <InboxApp />
   </StrictMode>,
 )
+
+// The app shell offline: registered after the first screen, never in its way.
+window.addEventListener('load', () => {
+  void import('virtual:pwa-register').then(({ registerSW }) => registerSW({ immediate: true }))
+})

@@ -8,14 +8,16 @@ import {
   renderNginxHeaders,
   renderNginxSite,
   renderVercelConfig,
+  type App,
 } from './security-headers.ts'
 
 /**
  * Writes each host's copy of the header rules into the client build: `_headers` (Netlify,
  * Cloudflare Pages), `vercel.json`, and `nginx/` (site.conf and the headers file it includes).
  * Runs after the prerender has written the pages, because the rules name every page address.
+ * The staff inbox's build uses it too (`app: 'inbox'`), for its own origin.
  */
-export function hostFilesPlugin(site: { supabaseUrl: string }): Plugin {
+export function hostFilesPlugin(site: { supabaseUrl: string }, app: App = 'site'): Plugin {
   let root = process.cwd()
   return {
     name: 'site:host-files',
@@ -29,7 +31,7 @@ export function hostFilesPlugin(site: { supabaseUrl: string }): Plugin {
       async handler(options) {
         const outDir = options.dir ?? resolve(root, 'dist')
         const htmlFiles = (await readdir(outDir)).filter((file) => file.endsWith('.html'))
-        const rules = headerRules({ supabaseUrl: site.supabaseUrl, htmlFiles })
+        const rules = headerRules({ supabaseUrl: site.supabaseUrl, htmlFiles, app })
         const files: Record<string, string> = {
           [HOST_FILES.headers]: renderHeadersFile(rules),
           [HOST_FILES.vercel]: renderVercelConfig(rules),

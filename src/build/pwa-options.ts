@@ -2,14 +2,14 @@ import type { Preset } from '@vite-pwa/assets-generator/config'
 import type { VitePWAOptions } from 'vite-plugin-pwa'
 import type { SiteEnv } from '../lib/env'
 
-const BACKGROUND = '#07080c'
+export const BACKGROUND = '#07080c'
 
 /**
  * Icons are generated at build time from one source image (`public/favicon.svg`): 64/192/512
  * "any" icons, a 512 maskable icon and the Apple touch icon, padded on the site's own background
  * so launchers that crop to a circle keep the whole mark.
  */
-const iconPreset: Preset = {
+export const iconPreset: Preset = {
   transparent: { sizes: [64, 192, 512], favicons: [[48, 'favicon.ico']] },
   maskable: { sizes: [512], padding: 0.3, resizeOptions: { background: BACKGROUND } },
   apple: { sizes: [180], padding: 0.3, resizeOptions: { background: BACKGROUND } },

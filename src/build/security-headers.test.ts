@@ -137,6 +137,34 @@ describe('the security policy', () => {
   })
 })
 
+describe('the staff inbox’s headers (its own origin, from the same source)', () => {
+  const inbox = headerRules({
+    supabaseUrl: SUPABASE_URL,
+    htmlFiles: ['404.html', 'index.html'],
+    app: 'inbox',
+  })
+  const everywhere = headersFor(inbox, '/')
+
+  it('keeps the site’s policy, asks search engines not to index it, and allows a passkey', () => {
+    expect(everywhere['Content-Security-Policy']).toBe(contentSecurityPolicy(SUPABASE_URL))
+    expect(everywhere['X-Robots-Tag']).toBe('noindex, nofollow')
+    expect(everywhere['Permissions-Policy']).not.toContain('publickey-credentials-get')
+    expect(everywhere['Permissions-Policy']).toContain('camera=()')
+    // The site itself never asks for a passkey, and is indexed.
+    const site = headersFor(rules, '/')
+    expect(site['Permissions-Policy']).toContain('publickey-credentials-get=()')
+    expect(site['X-Robots-Tag']).toBeUndefined()
+  })
+
+  it('is written for every host as the site’s are', () => {
+    expect(normalized(parseHeadersFile(renderHeadersFile(inbox)))).toEqual(normalized(inbox))
+    expect(normalized(rulesFromVercel(renderVercelConfig(inbox)))).toEqual(normalized(inbox))
+    expect(normalized(rulesFromNginx(renderNginxSite(inbox), renderNginxHeaders(inbox)))).toEqual(
+      normalized(inbox),
+    )
+  })
+})
+
 describe('the host files', () => {
   const headersFile = renderHeadersFile(rules)
   const vercel = renderVercelConfig(rules)

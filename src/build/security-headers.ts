@@ -68,8 +68,21 @@ export const DENIED_FEATURES = [
 /** Two years, the HSTS preload list's own minimum (`preload` stays off until the domain is committed). */
 export const HSTS_MAX_AGE_SECONDS = 2 * 365 * 24 * 60 * 60
 
+/**
+ * The two apps the build writes headers for, each deployed to its own origin: the public site, and
+ * the staff inbox (`inbox/`), which search engines must not index and which may ask for a passkey.
+ */
+export type App = 'site' | 'inbox'
+
+/** The inbox unlocks its key with a passkey where the device has one (WebAuthn, same origin). */
+function deniedFeatures(app: App): readonly string[] {
+  return app === 'inbox'
+    ? DENIED_FEATURES.filter((feature) => feature !== 'publickey-credentials-get')
+    : DENIED_FEATURES
+}
+
 /** What every response carries, whatever the address. */
-export function securityHeaders(supabaseUrl: string): Headers {
+export function securityHeaders(supabaseUrl: string, app: App = 'site'): Headers {
   return {
     'Content-Security-Policy': contentSecurityPolicy(supabaseUrl),
     'Strict-Transport-Security': `max-age=${HSTS_MAX_AGE_SECONDS}; includeSubDomains`,
@@ -77,9 +90,13 @@ export function securityHeaders(supabaseUrl: string): Headers {
     // `frame-ancestors 'none'` says the same to current browsers; this is for those before CSP 2.
     'X-Frame-Options': 'DENY',
     'Referrer-Policy': 'no-referrer',
-    'Permissions-Policy': DENIED_FEATURES.map((feature) => `${feature}=()`).join(', '),
+    'Permissions-Policy': deniedFeatures(app)
+      .map((feature) => `${feature}=()`)
+      .join(', '),
     'Cross-Origin-Opener-Policy': 'same-origin',
     'Cross-Origin-Resource-Policy': 'same-origin',
+    // Never linked and not in a sitemap; this keeps it out of an index if its address leaks.
+    ...(app === 'inbox' ? { 'X-Robots-Tag': 'noindex, nofollow' } : {}),
   }
 }
 
@@ -104,10 +121,11 @@ export function pageAddresses(htmlFiles: readonly string[]): string[] {
 export function headerRules(options: {
   supabaseUrl: string
   htmlFiles: readonly string[]
+  app?: App
 }): HeaderRule[] {
   const revalidated = [...pageAddresses(options.htmlFiles), '/sw.js', '/manifest.webmanifest']
   return [
-    { path: '/*', headers: securityHeaders(options.supabaseUrl) },
+    { path: '/*', headers: securityHeaders(options.supabaseUrl, options.app) },
     { path: '/assets/*', headers: { 'Cache-Control': IMMUTABLE } },
     ...revalidated.map((path) => ({ path, headers: { 'Cache-Control': REVALIDATE } })),
   ]

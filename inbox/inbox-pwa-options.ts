@@ -1,0 +1,45 @@
+import type { VitePWAOptions } from 'vite-plugin-pwa'
+import { BACKGROUND, iconPreset } from '../src/build/pwa-options.ts'
+
+/**
+ * The inbox as an installable app ("<agency> Inbox"): a manifest, and a service worker that
+ * precaches the app shell only, so it opens offline. Nothing from Supabase is cached by it (no
+ * runtime caching): rows and sessions never reach Cache Storage.
+ */
+export function inboxPwaOptions(agencyName: string): Partial<VitePWAOptions> {
+  return {
+    // A new version takes over on the next open: the inbox holds no half-typed work to lose, and
+    // an unlocked key is dropped on reload anyway.
+    registerType: 'autoUpdate',
+    injectRegister: false,
+    pwaAssets: {
+      // The site's mark: inbox/public/favicon.svg links to public/favicon.svg.
+      image: 'public/favicon.svg',
+      preset: iconPreset,
+      overrideManifestIcons: true,
+      includeHtmlHeadLinks: true,
+    },
+    manifest: {
+      id: '/',
+      name: `${agencyName} Inbox`,
+      short_name: 'Inbox',
+      description: `Sealed inquiries to ${agencyName}, opened on this device only.`,
+      lang: 'en',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      orientation: 'portrait',
+      theme_color: BACKGROUND,
+      background_color: BACKGROUND,
+    },
+    workbox: {
+      globPatterns: ['**/*.{html,js,css,svg,png,ico}'],
+      navigateFallback: '/index.html',
+      clientsClaim: true,
+      skipWaiting: true,
+      cleanupOutdatedCaches: true,
+      dontCacheBustURLsMatching: /^assets\//,
+      runtimeCaching: [],
+    },
+  }
+}
