@@ -36,6 +36,8 @@ export type LocalBackendOptions = {
   authSettings?: Partial<AuthSettings>
   staffAlertWebhookUrl?: string
   staffAlertWebhookSecret?: string
+  /** The staff inbox's address, for the printed alerts' links (`npm start` serves it at :4174). */
+  inboxUrl?: string
   /** How long to wait for another backend's lock to be released or go stale (a killed one's). */
   lockWaitMs?: number
   /** The lock was taken away (its folder deleted, or another process broke it): stop writing. */
@@ -150,6 +152,7 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
     const forward = createAlertForwarder({
       webhookUrl: options.staffAlertWebhookUrl,
       secret: options.staffAlertWebhookSecret,
+      inboxUrl: options.inboxUrl,
       log,
     })
     await db.listen('staff_alert', (payload) => void forward(payload))

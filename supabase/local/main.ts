@@ -47,6 +47,7 @@ async function main(): Promise<void> {
     jwtSecret,
     staffAlertWebhookUrl: env('STAFF_ALERT_WEBHOOK_URL'),
     staffAlertWebhookSecret: env('STAFF_ALERT_WEBHOOK_SECRET'),
+    inboxUrl: env('INBOX_URL') ?? 'http://127.0.0.1:4174/',
     // A restart right after a kill waits for the dead backend's lock to go stale.
     lockWaitMs: 35_000,
     onLockLost: (error) => {

@@ -90,4 +90,18 @@ describe('the staff alert forwarder', () => {
     ])
     expect(lines.join('\n')).not.toMatch(/Ada|AGE|script|hello/)
   })
+
+  it('links the inquiry in the staff inbox by its reference when the inbox address is known', async () => {
+    const lines: string[] = []
+    const forward = createAlertForwarder({
+      log: (line) => lines.push(line),
+      inboxUrl: 'http://127.0.0.1:4174/',
+    })
+    await forward(PAYLOAD)
+    await forward('{"event":"contact.limit","ref":null}')
+    expect(lines).toEqual([
+      'new inquiry 1a2b3c4d http://127.0.0.1:4174/?ref=1a2b3c4d',
+      'submission limit reached',
+    ])
+  })
 })

@@ -4,7 +4,11 @@
  * Only the event name and the reference are ever sent or logged, whatever else a payload holds.
  */
 
-import { SECRET_HEADER, type StaffAlertEvent } from '../functions/_shared/staff-alert-contract.ts'
+import {
+  inboxLink,
+  SECRET_HEADER,
+  type StaffAlertEvent,
+} from '../functions/_shared/staff-alert-contract.ts'
 
 /** An alert as received; an event this version does not know is still forwarded, by name. */
 export type StaffAlert = { event: string; ref: string | null }
@@ -13,6 +17,8 @@ export type AlertForwarderOptions = {
   webhookUrl?: string | undefined
   secret?: string | undefined
   log: (line: string) => void
+  /** The staff inbox's address: the printed line links the inquiry, as the Telegram alert does. */
+  inboxUrl?: string | undefined
   /** Attempts for one alert (5xx and network errors are retried, 4xx are not). */
   attempts?: number
   /** The first retry waits this long, each next one twice as long. */
@@ -36,13 +42,15 @@ const SHOWN: Record<StaffAlertEvent, string> & Record<string, string | undefined
 }
 
 export function createAlertForwarder(options: AlertForwarderOptions) {
-  const { webhookUrl, secret, log, attempts = 4, retryDelayMs = 500 } = options
+  const { webhookUrl, secret, log, inboxUrl, attempts = 4, retryDelayMs = 500 } = options
   return async function forward(payload: string): Promise<void> {
     const alert = parseStaffAlert(payload)
     if (!alert) return log('staff alert ignored: not an {event, ref} payload')
     const label = [alert.event, alert.ref].filter(Boolean).join(' ')
-    if (!webhookUrl)
-      return log([SHOWN[alert.event] ?? alert.event, alert.ref].filter(Boolean).join(' '))
+    if (!webhookUrl) {
+      const link = inboxLink(inboxUrl, alert.ref?.slice(0, 8) ?? null)
+      return log([SHOWN[alert.event] ?? alert.event, alert.ref, link].filter(Boolean).join(' '))
+    }
 
     let outcome = ''
     for (let attempt = 1; attempt <= attempts; attempt += 1) {

@@ -14,3 +14,14 @@ export const SECRET_HEADER = 'x-staff-alert-secret'
 export function isStaffAlertEvent(value: unknown): value is StaffAlertEvent {
   return STAFF_ALERT_EVENTS.includes(value as StaffAlertEvent)
 }
+
+/**
+ * The inquiry's address in the staff inbox: its reference as the only parameter, nothing else
+ * (the inbox opens it once signed in and unlocked). Null without an inbox address.
+ */
+export function inboxLink(inboxUrl: string | undefined, ref: string | null): string | null {
+  if (!inboxUrl || !ref) return null
+  const url = new URL(inboxUrl)
+  url.search = new URLSearchParams({ ref }).toString()
+  return url.toString()
+}

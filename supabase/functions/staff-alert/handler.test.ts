@@ -113,6 +113,20 @@ describe('staff-alert handler', () => {
     expect(logs).toEqual(['staff-alert: sent contact.new 1a2b3c4d (attempt 1)'])
   })
 
+  it('links the inquiry in the staff inbox by its reference when INBOX_URL is set', async () => {
+    const withInbox = { ...env(), INBOX_URL: 'https://inbox.example.com/' }
+    await handle(post('{"event":"contact.new","ref":"1a2b3c4d"}'), withInbox)
+    await handle(post('{"event":"contact.overdue","ref":"1a2b3c4d"}'), withInbox)
+    await handle(post('{"event":"contact.limit","ref":null}'), withInbox)
+    const texts = received.map((request) => (request.body as { text: string }).text)
+    expect(texts[0]).toBe(
+      'New secure inquiry 1a2b3c4d, answer by 2026-11-23 14:05 UTC\nhttps://inbox.example.com/?ref=1a2b3c4d',
+    )
+    expect(texts[1]).toMatch(/24-hour promise\.\nhttps:\/\/inbox\.example\.com\/\?ref=1a2b3c4d$/)
+    // No reference, no link.
+    expect(texts[2]).not.toContain('inbox.example.com')
+  })
+
   it('words the overdue and limit alerts', async () => {
     await handle(post('{"event":"contact.overdue","ref":"1a2b3c4d"}'))
     await handle(post('{"ref":null,"event":"contact.limit"}'))

@@ -9,6 +9,7 @@
  */
 
 import {
+  inboxLink,
   isStaffAlertEvent,
   SECRET_HEADER,
   type StaffAlert,
@@ -21,6 +22,8 @@ export type StaffAlertEnv = {
   TELEGRAM_CHAT_ID?: string | undefined
   /** Telegram's Bot API origin; tests point it at a local server. */
   TELEGRAM_API_BASE?: string | undefined
+  /** The staff inbox's address (https://inbox.example.com): alerts then link to the inquiry. */
+  INBOX_URL?: string | undefined
 }
 
 export type StaffAlertDeps = {
@@ -96,8 +99,16 @@ function utc(date: Date): string {
   return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`
 }
 
-/** The one line staff read on their phones: an event and a reference, never content. */
-export function alertText(alert: StaffAlert, now: Date): string {
+/**
+ * What staff read on their phones: one line with an event and a reference, never content, and the
+ * inquiry's link in the inbox on a second line when INBOX_URL is set.
+ */
+export function alertText(alert: StaffAlert, now: Date, inboxUrl?: string): string {
+  const link = inboxLink(inboxUrl, alert.ref)
+  return link ? `${alertLine(alert, now)}\n${link}` : alertLine(alert, now)
+}
+
+function alertLine(alert: StaffAlert, now: Date): string {
   switch (alert.event) {
     case 'contact.new':
       return `New secure inquiry ${alert.ref}, answer by ${utc(new Date(now.getTime() + 24 * 3600_000))}`
@@ -196,7 +207,7 @@ export async function handleStaffAlert(
   const url = `${base}/bot${env.TELEGRAM_BOT_TOKEN}/sendMessage`
   const payload = JSON.stringify({
     chat_id: env.TELEGRAM_CHAT_ID,
-    text: alertText(alert, deps.now()),
+    text: alertText(alert, deps.now(), env.INBOX_URL),
     // Telegram then forbids forwarding and saving the message in its apps.
     protect_content: true,
   })

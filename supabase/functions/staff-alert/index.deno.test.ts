@@ -51,6 +51,7 @@ beforeAll(async () => {
       TELEGRAM_BOT_TOKEN: '123:test-token',
       TELEGRAM_CHAT_ID: '-1001',
       TELEGRAM_API_BASE: telegramBase,
+      INBOX_URL: 'https://inbox.example.com',
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
@@ -94,7 +95,9 @@ describe('the staff-alert Edge Function under Deno', () => {
     expect(posted).toHaveLength(1)
     expect(posted[0]?.path).toBe('/bot123:test-token/sendMessage')
     expect(posted[0]?.body).toMatchObject({ chat_id: '-1001' })
-    expect(String(posted[0]?.body.text)).toMatch(/^New secure inquiry 1a2b3c4d, answer by /)
+    expect(String(posted[0]?.body.text)).toMatch(
+      /^New secure inquiry 1a2b3c4d, answer by .+ UTC\nhttps:\/\/inbox\.example\.com\/\?ref=1a2b3c4d$/,
+    )
   })
 
   it('refuses a caller without the shared secret, and Telegram hears nothing', async () => {
