@@ -1,9 +1,9 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import { SecondFactor } from './auth/second-factor'
 import { SignInForm } from './auth/sign-in-form'
 import { copy } from './copy'
 import { inboxEnv } from './inbox-env'
-import { formatInterval } from './inquiries/format'
+import { formatInterval, formatTime } from './inquiries/format'
 import type { ResponseTimes } from './inquiries/inbox-data'
 import { InquiryDetail } from './inquiries/inquiry-detail'
 import type { Inquiry } from './inquiries/inquiry'
@@ -17,6 +17,16 @@ const KeyGate = lazy(() => import('./key/key-gate').then((module) => ({ default:
 const inboxData = () => import('./inquiries/inbox-data')
 
 type Stage = 'loading' | 'signed-out' | 'second-factor' | 'locked' | 'open'
+
+/**
+ * The inquiry a staff alert links to (`/?ref=1a2b3c4d`, its reference and nothing else): opened
+ * once the list is, after sign-in and unlock. Read once and taken off the address bar.
+ */
+function linkedReference(): string | null {
+  const ref = new URLSearchParams(window.location.search).get('ref')
+  if (ref !== null) window.history.replaceState(null, '', window.location.pathname)
+  return ref !== null && /^[0-9a-f]{8}$/.test(ref) ? ref : null
+}
 
 /** Where the session stands: signed out, signed in without the second factor, or at aal2. */
 async function stageOfSession(): Promise<Stage> {
@@ -33,10 +43,14 @@ export function InboxApp() {
   const [inquiries, setInquiries] = useState<Inquiry[] | null>(null)
   const [times, setTimes] = useState<ResponseTimes | null>(null)
   const [selected, setSelected] = useState<string | null>(null)
+  const linked = useRef<string | null>(null)
   const [error, setError] = useState<string | null>(null)
+  // When the list shown is the one kept on this device, because the server could not be reached.
+  const [offlineSince, setOfflineSince] = useState<string | null>(null)
 
   useEffect(() => {
     document.title = copy.title(inboxEnv.agencyName)
+    linked.current ??= linkedReference()
     void stageOfSession().then(setStage)
   }, [])
 
@@ -52,11 +66,18 @@ export function InboxApp() {
     setError(null)
     const { InboxDataError, loadInquiries, loadResponseTimes } = await inboxData()
     try {
-      const [loaded, summary] = await Promise.all([loadInquiries(keys), loadResponseTimes()])
-      setInquiries(loaded)
-      setTimes(summary)
+      const loaded = await loadInquiries(keys)
+      setInquiries(loaded.inquiries)
+      setOfflineSince(loaded.offlineSince)
+      const ref = linked.current
+      linked.current = null
+      const target = ref && loaded.inquiries.find((inquiry) => inquiry.id.startsWith(ref))
+      if (target) setSelected(target.id)
+      // The summary is a nicety: without it (offline, say) the list still shows.
+      setTimes(loaded.offlineSince ? null : await loadResponseTimes().catch(() => null))
     } catch (failure) {
       setInquiries([])
+      setOfflineSince(null)
       setError(
         failure instanceof InboxDataError && failure.kind === 'no-access'
           ? copy.list.noAccess
@@ -74,7 +95,13 @@ export function InboxApp() {
 
   async function signOut() {
     lock()
-    await supabase.auth.signOut()
+    // Ends the session on the server and removes it from this tab, and the sealed list kept for
+    // reading offline goes with it. The key stays, encrypted ("Remove the key" removes it).
+    const [{ forgetSealedList }] = await Promise.all([
+      import('./inquiries/list-cache'),
+      supabase.auth.signOut(),
+    ])
+    await forgetSealedList()
     setStage('signed-out')
   }
 
@@ -141,6 +168,9 @@ export function InboxApp() {
               </p>
             )}
             {error && <p role="alert">{error}</p>}
+            {offlineSince && (
+              <p role="status">{copy.list.offline(formatTime(new Date(offlineSince)))}</p>
+            )}
             {inquiries && (
               <InquiryList inquiries={inquiries} onOpen={(inquiry) => setSelected(inquiry.id)} />
             )}

@@ -23,8 +23,13 @@ export const copy = {
   key: {
     importHeading: 'Unlock the agency’s key on this device',
     importLead:
-      'Paste the agency’s secret key (it starts with AGE-SECRET-KEY-1). It is kept on this device only, encrypted with the passphrase you choose.',
+      'Paste the agency’s secret key (it starts with AGE-SECRET-KEY-1) or open its key file. It is kept on this device only, encrypted with the passphrase you choose.',
     secret: 'Secret key',
+    file: 'Or open the key file',
+    filePassphrase: 'Key file passphrase (only for a file encrypted with age -p)',
+    fileLocked:
+      'That key file is encrypted: enter the passphrase it was encrypted with, exactly as it was set.',
+    noKeyGiven: 'Paste the secret key or open the key file.',
     passphrase: 'Passphrase',
     repeat: 'Repeat passphrase',
     save: 'Save and unlock',
@@ -45,6 +50,9 @@ export const copy = {
     due: (when: string) => `Due ${when}`,
     refresh: 'Refresh',
     loadFailed: 'The inquiries could not be loaded. Check the connection and try again.',
+    offline: (when: string) =>
+      `Offline: this is the list as it was at ${when}. It refreshes when the connection returns.`,
+    damaged: 'This inquiry could not be opened: what is stored is damaged.',
     times: (p50: string, p90: string, share: string) =>
       `Median answer ${p50}, 90% within ${p90}, ${share} within 24 hours (last 90 days)`,
   },
@@ -62,6 +70,7 @@ export const copy = {
     copied: 'Copied',
     purged: (when: string) => `Closed: the database deletes it after ${when}.`,
     statusFailed: 'The status could not be changed. Check the connection and try again.',
+    statusOffline: 'You are offline: the status is unchanged. Change it when you are back online.',
     statuses: {
       responded: 'Responded',
       engaged: 'Engaged',

@@ -1,6 +1,7 @@
 import { supabase } from '../supabase-client'
 import type { Inquiry, InquiryRow } from './inquiry'
 import { openInquiry, sortInquiries } from './inquiries'
+import { keepSealedList, lastSealedList, type SealedList } from './list-cache'
 
 /** The inbox's reads and its one write, through the database's rules for signed-in staff. */
 
@@ -9,7 +10,7 @@ const COLUMNS = 'id, key_id, sealed, status, created_at, responded_at, completed
 export type ResponseTimes = { p50: string | null; p90: string | null; within_24h: number | null }
 
 export class InboxDataError extends Error {
-  constructor(readonly kind: 'no-access' | 'failed') {
+  constructor(readonly kind: 'no-access' | 'failed' | 'offline') {
     super(kind)
     this.name = 'InboxDataError'
   }
@@ -21,7 +22,8 @@ function failed(what: string, error: unknown): never {
   throw new InboxDataError('failed')
 }
 
-export async function loadInquiries(identities: string[]): Promise<Inquiry[]> {
+/** The sealed rows and the overdue view, as the server sends them; kept for reading offline. */
+async function fetchSealedList(): Promise<SealedList> {
   const access = await supabase.rpc('inbox_access')
   if (access.error) failed('the access check', access.error)
   if (access.data !== true) throw new InboxDataError('no-access')
@@ -31,11 +33,38 @@ export async function loadInquiries(identities: string[]): Promise<Inquiry[]> {
   ])
   if (rows.error) failed('reading inquiries', rows.error)
   if (overdue.error) failed('reading the overdue view', overdue.error)
-  const overdueIds = new Set(overdue.data.map((row) => row.id))
-  const opened = await Promise.all(
-    (rows.data as InquiryRow[]).map((row) => openInquiry(row, identities, overdueIds)),
+  const list: SealedList = {
+    rows: rows.data as InquiryRow[],
+    overdueIds: overdue.data.map((row) => row.id),
+    fetchedAt: new Date().toISOString(),
+  }
+  await keepSealedList(list)
+  return list
+}
+
+export async function openList(list: SealedList, identities: string[]): Promise<Inquiry[]> {
+  const overdueIds = new Set(list.overdueIds)
+  return sortInquiries(
+    await Promise.all(list.rows.map((row) => openInquiry(row, identities, overdueIds))),
   )
-  return sortInquiries(opened)
+}
+
+export type LoadedList = { inquiries: Inquiry[]; offlineSince: string | null }
+
+/**
+ * The list, opened with the unlocked key: fresh from the server, or, when the server cannot be
+ * reached, the last one fetched on this device (with when it was fetched). An account without
+ * access gets no list at all, kept or not.
+ */
+export async function loadInquiries(identities: string[]): Promise<LoadedList> {
+  try {
+    return { inquiries: await openList(await fetchSealedList(), identities), offlineSince: null }
+  } catch (failure) {
+    if (failure instanceof InboxDataError && failure.kind === 'no-access') throw failure
+    const kept = await lastSealedList()
+    if (!kept) throw failure
+    return { inquiries: await openList(kept, identities), offlineSince: kept.fetchedAt }
+  }
 }
 
 export async function loadResponseTimes(): Promise<ResponseTimes | null> {
@@ -46,7 +75,9 @@ export async function loadResponseTimes(): Promise<ResponseTimes | null> {
 
 export type SettableStatus = 'responded' | 'engaged' | 'completed' | 'declined'
 
+/** Offline, a status change is refused (not queued): see the README, "The staff inbox". */
 export async function setStatus(id: string, status: SettableStatus) {
+  if (!navigator.onLine) throw new InboxDataError('offline')
   const { data, error } = await supabase
     .from('contact_submissions')
     .update({ status })

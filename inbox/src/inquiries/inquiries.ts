@@ -1,7 +1,20 @@
 /** Opening and ordering inquiries: loaded with the key, never on the sign-in screen. */
 import { armor, Decrypter } from 'age-encryption'
-import { parseSealedDocument } from '../../../src/shared/submission/sealed-document'
-import type { Inquiry, InquiryRow } from './inquiry'
+import { BUDGET_OPTIONS, PROJECT_TYPE_OPTIONS } from '../../../src/shared/submission/fields'
+import {
+  parseSealedDocument,
+  type SealedDocument,
+} from '../../../src/shared/submission/sealed-document'
+import type { Inquiry, InquiryRow, OptionLabels } from './inquiry'
+
+function optionLabels(document: SealedDocument): OptionLabels {
+  const label = (options: readonly { value: string; label: string }[], value: string | null) =>
+    options.find((option) => option.value === value)?.label ?? null
+  return {
+    projectType: label(PROJECT_TYPE_OPTIONS, document.project_type),
+    budget: label(BUDGET_OPTIONS, document.budget),
+  }
+}
 
 export async function openInquiry(
   row: InquiryRow,
@@ -13,8 +26,8 @@ export async function openInquiry(
   const decrypter = new Decrypter()
   for (const identity of identities) decrypter.addIdentity(identity)
   try {
-    const text = await decrypter.decrypt(armor.decode(row.sealed), 'text')
-    return { ...row, overdue, opened: { document: parseSealedDocument(text) } }
+    const document = parseSealedDocument(await decrypter.decrypt(armor.decode(row.sealed), 'text'))
+    return { ...row, overdue, opened: { document, labels: optionLabels(document) } }
   } catch (error) {
     const otherKey = error instanceof Error && /no identity matched/.test(error.message)
     return { ...row, overdue, opened: { problem: otherKey ? 'other-key' : 'damaged' } }

@@ -28,6 +28,7 @@ export function InquiryDetail({
   const [error, setError] = useState<string | null>(null)
   const [copied, setCopied] = useState(false)
   const fields = 'document' in inquiry.opened ? inquiry.opened.document : null
+  const labels = 'labels' in inquiry.opened ? inquiry.opened.labels : null
   const purge = purgeAfter(inquiry)
 
   async function change(status: SettableStatus) {
@@ -38,8 +39,9 @@ export function InquiryDetail({
         ...(await (await import('./inbox-data')).setStatus(inquiry.id, status)),
         overdue: false,
       })
-    } catch {
-      setError(copy.detail.statusFailed)
+    } catch (failure) {
+      const offline = failure instanceof Error && failure.message === 'offline'
+      setError(offline ? copy.detail.statusOffline : copy.detail.statusFailed)
     }
   }
 
@@ -65,14 +67,18 @@ export function InquiryDetail({
             </button>
           </dd>
           <dt>{copy.detail.projectType}</dt>
-          <dd>{fields.project_type ?? '–'}</dd>
+          <dd>{labels?.projectType ?? '–'}</dd>
           <dt>{copy.detail.budget}</dt>
-          <dd>{fields.budget ?? '–'}</dd>
+          <dd>{labels?.budget ?? '–'}</dd>
           <dt>{copy.detail.brief}</dt>
           <dd className="brief">{fields.message}</dd>
         </dl>
       ) : (
-        <p>{copy.list.otherKey(inquiry.key_id ?? '–')}</p>
+        <p>
+          {'problem' in inquiry.opened && inquiry.opened.problem === 'other-key'
+            ? copy.list.otherKey(inquiry.key_id ?? '–')
+            : copy.list.damaged}
+        </p>
       )}
       <dl>
         <dt>{copy.detail.received}</dt>

@@ -14,20 +14,20 @@ export function InquiryList({
   return (
     <ul className="inquiries">
       {inquiries.map((inquiry) => {
-        const opened = 'document' in inquiry.opened ? inquiry.opened.document : null
+        const opened = 'document' in inquiry.opened ? inquiry.opened : null
         return (
           <li key={inquiry.id}>
             <button type="button" onClick={() => onOpen(inquiry)} className="inquiry">
               <span className="who">
                 {opened
-                  ? opened.name
+                  ? opened.document.name
                   : 'problem' in inquiry.opened && inquiry.opened.problem === 'other-key'
                     ? copy.list.otherKey(inquiry.key_id ?? '–')
                     : inquiry.id.slice(0, 8)}
               </span>
               {opened && (
                 <span className="what">
-                  {[opened.project_type, opened.budget].filter(Boolean).join(' · ')}
+                  {[opened.labels.projectType, opened.labels.budget].filter(Boolean).join(' · ')}
                 </span>
               )}
               <span className="when">

@@ -14,7 +14,13 @@ export type InquiryRow = {
 export type Inquiry = InquiryRow & {
   overdue: boolean
   /** The opened document, or why it could not be opened (never the error's text: it may quote). */
-  opened: { document: SealedDocument } | { problem: 'other-key' | 'damaged' }
+  opened: { document: SealedDocument; labels: OptionLabels } | { problem: 'other-key' | 'damaged' }
+}
+
+/** The dropdowns' labels for the document's option values, as the visitor saw them. */
+export type OptionLabels = {
+  projectType: string | null
+  budget: string | null
 }
 
 /** The promise on the contact page; overdue itself is what the database's view says. */

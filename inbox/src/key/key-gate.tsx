@@ -5,9 +5,25 @@ import {
   KeyVaultError,
   MIN_PASSPHRASE_LENGTH,
   parseIdentities,
+  readKeyFile,
   saveKey,
   unlockKey,
 } from './key-vault'
+
+const KEY_PROBLEMS = {
+  'not-a-key': copy.key.notAKey,
+  'wrong-passphrase': copy.key.wrongPassphrase,
+  'file-passphrase': copy.key.fileLocked,
+} as const
+
+/** The identities from what was pasted, else from the key file (plain or encrypted with age -p). */
+async function identitiesFrom(form: FormData): Promise<string[]> {
+  const pasted = String(form.get('secret') ?? '').trim()
+  if (pasted) return parseIdentities(pasted)
+  const file = form.get('file')
+  if (!(file instanceof File) || file.size === 0) throw new KeyVaultError('not-a-key')
+  return readKeyFile(new Uint8Array(await file.arrayBuffer()), String(form.get('filePassphrase')))
+}
 
 /**
  * The key, unlocked on this device: imported once (pasted, then encrypted to a passphrase), later
@@ -29,13 +45,7 @@ export function KeyGate({ onUnlocked }: { onUnlocked: (identities: string[]) => 
       onUnlocked(await action())
     } catch (failure) {
       if (!(failure instanceof KeyVaultError)) console.error('inbox: key', failure)
-      setError(
-        failure instanceof KeyVaultError
-          ? failure.problem === 'not-a-key'
-            ? copy.key.notAKey
-            : copy.key.wrongPassphrase
-          : copy.unexpected,
-      )
+      setError(failure instanceof KeyVaultError ? KEY_PROBLEMS[failure.problem] : copy.unexpected)
     } finally {
       setBusy(false)
     }
@@ -45,10 +55,13 @@ export function KeyGate({ onUnlocked }: { onUnlocked: (identities: string[]) => 
     event.preventDefault()
     const form = new FormData(event.currentTarget)
     const passphrase = String(form.get('passphrase') ?? '')
+    const file = form.get('file')
+    if (!String(form.get('secret') ?? '').trim() && !(file instanceof File && file.size > 0))
+      return setError(copy.key.noKeyGiven)
     if (passphrase.length < MIN_PASSPHRASE_LENGTH) return setError(copy.key.tooShort)
     if (passphrase !== String(form.get('repeat') ?? '')) return setError(copy.key.mismatch)
     void run(async () => {
-      const identities = await parseIdentities(String(form.get('secret') ?? ''))
+      const identities = await identitiesFrom(form)
       await saveKey(identities, passphrase)
       return identities
     })
@@ -83,7 +96,15 @@ export function KeyGate({ onUnlocked }: { onUnlocked: (identities: string[]) => 
       <p>{copy.key.importLead}</p>
       <label>
         {copy.key.secret}
-        <textarea name="secret" rows={3} spellCheck={false} autoComplete="off" required />
+        <textarea name="secret" rows={3} spellCheck={false} autoComplete="off" />
+      </label>
+      <label>
+        {copy.key.file}
+        <input name="file" type="file" />
+      </label>
+      <label>
+        {copy.key.filePassphrase}
+        <input name="filePassphrase" type="password" autoComplete="off" />
       </label>
       <label>
         {copy.key.passphrase}

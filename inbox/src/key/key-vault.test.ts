@@ -1,6 +1,6 @@
 // @vitest-environment node
 import 'fake-indexeddb/auto'
-import { Decrypter, generateIdentity, identityToRecipient } from 'age-encryption'
+import { armor, Decrypter, Encrypter, generateIdentity, identityToRecipient } from 'age-encryption'
 import { openDB } from 'idb'
 import { describe, expect, it } from 'vitest'
 import {
@@ -8,6 +8,7 @@ import {
   hasSavedKey,
   KeyVaultError,
   parseIdentities,
+  readKeyFile,
   saveKey,
   SCRYPT_LOG_N,
   unlockKey,
@@ -47,4 +48,27 @@ describe('the key on this device', () => {
       new KeyVaultError('not-a-key'),
     )
   })
+
+  it('opens a key file as age-keygen wrote it, or encrypted with age -p (binary or armored)', async () => {
+    const identity = await generateIdentity()
+    const keygenFile = `# public key: ${await identityToRecipient(identity)}\n${identity}\n`
+    const bytes = new TextEncoder().encode(keygenFile)
+    expect(await readKeyFile(bytes, '')).toEqual([identity])
+
+    // What `age -p` writes: an age file to a passphrase (its scrypt factor is age's, not ours).
+    const encrypter = new Encrypter()
+    encrypter.setPassphrase('file passphrase')
+    encrypter.setScryptWorkFactor(10)
+    const encrypted = await encrypter.encrypt(keygenFile)
+    expect(await readKeyFile(encrypted, 'file passphrase')).toEqual([identity])
+    const armored = new TextEncoder().encode(armor.encode(encrypted))
+    expect(await readKeyFile(armored, 'file passphrase')).toEqual([identity])
+
+    const locked = new KeyVaultError('file-passphrase')
+    await expect(readKeyFile(encrypted, '')).rejects.toEqual(locked)
+    await expect(readKeyFile(encrypted, 'not it')).rejects.toEqual(locked)
+    await expect(readKeyFile(new TextEncoder().encode('hello'), '')).rejects.toEqual(
+      new KeyVaultError('not-a-key'),
+    )
+  }, 30_000)
 })

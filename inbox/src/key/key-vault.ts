@@ -1,4 +1,4 @@
-import { Decrypter, Encrypter, identityToRecipient } from 'age-encryption'
+import { armor, Decrypter, Encrypter, identityToRecipient } from 'age-encryption'
 import { openDB, type IDBPDatabase } from 'idb'
 
 /**
@@ -20,7 +20,7 @@ const STORE = 'key'
 const RECORD = 'agency'
 
 export class KeyVaultError extends Error {
-  constructor(readonly problem: 'not-a-key' | 'wrong-passphrase') {
+  constructor(readonly problem: 'not-a-key' | 'wrong-passphrase' | 'file-passphrase') {
     super(problem)
     this.name = 'KeyVaultError'
   }
@@ -47,6 +47,30 @@ export async function parseIdentities(text: string): Promise<string[]> {
     throw new KeyVaultError('not-a-key')
   }
   return secrets
+}
+
+const AGE_HEADER = 'age-encryption.org/v1\n'
+const AGE_ARMOR = '-----BEGIN AGE ENCRYPTED FILE-----'
+
+/**
+ * The identities in a key file: an age-keygen file as is, or one encrypted with `age -p` (binary
+ * or `--armor`), opened with the passphrase it was encrypted with. That passphrase is used once,
+ * here; the key is then kept under the device's own passphrase.
+ */
+export async function readKeyFile(bytes: Uint8Array, filePassphrase: string): Promise<string[]> {
+  const text = new TextDecoder().decode(bytes)
+  const armored = text.trimStart().startsWith(AGE_ARMOR)
+  if (!armored && !text.startsWith(AGE_HEADER)) return parseIdentities(text)
+  if (!filePassphrase) throw new KeyVaultError('file-passphrase')
+  const decrypter = new Decrypter()
+  decrypter.addPassphrase(filePassphrase)
+  let opened: string
+  try {
+    opened = await decrypter.decrypt(armored ? armor.decode(text) : bytes, 'text')
+  } catch {
+    throw new KeyVaultError('file-passphrase')
+  }
+  return parseIdentities(opened)
 }
 
 export async function hasSavedKey(): Promise<boolean> {

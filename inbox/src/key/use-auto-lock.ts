@@ -10,14 +10,19 @@ export function useAutoLock(active: boolean, lock: () => void): void {
   useEffect(() => {
     if (!active) return
     let idle = setTimeout(lock, IDLE_LOCK_MS)
+    let hidden: ReturnType<typeof setTimeout> | undefined
     let hiddenSince: number | null = null
     const touched = () => {
       clearTimeout(idle)
       idle = setTimeout(lock, IDLE_LOCK_MS)
     }
+    // A background tab's timers may be slowed, so the time away is also checked on return.
     const visibility = () => {
-      if (document.visibilityState === 'hidden') hiddenSince = Date.now()
-      else if (hiddenSince !== null && Date.now() - hiddenSince >= HIDDEN_LOCK_MS) lock()
+      clearTimeout(hidden)
+      if (document.visibilityState === 'hidden') {
+        hiddenSince = Date.now()
+        hidden = setTimeout(lock, HIDDEN_LOCK_MS)
+      } else if (hiddenSince !== null && Date.now() - hiddenSince >= HIDDEN_LOCK_MS) lock()
       else hiddenSince = null
     }
     const events = ['pointerdown', 'keydown', 'scroll', 'touchstart'] as const
@@ -25,6 +30,7 @@ export function useAutoLock(active: boolean, lock: () => void): void {
     document.addEventListener('visibilitychange', visibility)
     return () => {
       clearTimeout(idle)
+      clearTimeout(hidden)
       events.forEach((name) => window.removeEventListener(name, touched))
       document.removeEventListener('visibilitychange', visibility)
     }
