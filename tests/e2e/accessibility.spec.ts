@@ -1,5 +1,4 @@
-import AxeBuilder from '@axe-core/playwright'
-import type { Page } from '@playwright/test'
+import { axeViolations } from '../support/axe'
 import { allPages, DESKTOP, gotoHydratedAtDesktop, openMenu, PHONE } from '../support/site'
 import { expect, test } from '../support/strict-page'
 
@@ -7,20 +6,6 @@ import { expect, test } from '../support/strict-page'
  * axe-core on every page at phone and desktop widths, with the phone menu open too, and the skip
  * link as the first stop of the keyboard.
  */
-
-/** axe's findings, reduced to what a reader needs: the rule, and where it failed. */
-async function axeViolations(page: Page, scope?: string): Promise<string[]> {
-  // Only violations are read; not collecting passes makes each run about a third faster.
-  const builder = new AxeBuilder({ page }).options({ resultTypes: ['violations'] })
-  if (scope) builder.include(scope)
-  const { violations } = await builder.analyze()
-  return violations.flatMap((violation) =>
-    violation.nodes.map(
-      (node) =>
-        `${violation.id} (${violation.impact}): ${node.target.join(' ')} ${node.failureSummary ?? ''}`,
-    ),
-  )
-}
 
 for (const { path } of allPages) {
   test(`${path} has no axe violations at 1280px and 375px, with the menu closed and open`, async ({

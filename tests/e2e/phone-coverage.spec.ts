@@ -13,6 +13,7 @@ import {
   toast,
 } from '../support/contact-form'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
+import { coveredControls } from '../support/fixed-layers'
 import {
   allowNotFoundConsoleOn,
   allPages,
@@ -80,55 +81,6 @@ async function openInstalledApp(baseURL: string, viewport: { width: number; heig
   }
   const allowConsoleError = (pattern: RegExp) => void allowed.push(pattern)
   return { page, problems, allowConsoleError, close }
-}
-
-/**
- * Scrolls every visible link, button and form control into view in turn (as focusing or a
- * scroll-to would) and lists each one a fixed element covers. Controls that are themselves part
- * of a fixed element (the header, the quick-contact buttons) are not scrolled content.
- */
-async function coveredControls(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const isFixed = (element: Element) =>
-      ['fixed', 'sticky'].includes(getComputedStyle(element).position)
-    // Visible, and not clipped away: the visually hidden skip link only shows once focused, and is
-    // then fixed itself.
-    const shown = (element: Element) => {
-      const box = element.getBoundingClientRect()
-      const clipped = getComputedStyle(element).clipPath !== 'none'
-      return (
-        element.checkVisibility({ visibilityProperty: true, opacityProperty: true }) &&
-        !clipped &&
-        box.width > 1 &&
-        box.height > 1
-      )
-    }
-    const fixed = [...document.querySelectorAll('body *')].filter(
-      (element) => isFixed(element) && shown(element),
-    )
-    const controls = [
-      ...document.querySelectorAll<HTMLElement>(
-        'a[href], button, input, select, textarea, summary, [tabindex="0"]',
-      ),
-    ].filter((control) => shown(control) && !fixed.some((layer) => layer.contains(control)))
-    const describe = (element: Element) =>
-      `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}"`
-    const problems: string[] = []
-    for (const control of controls) {
-      control.scrollIntoView({ block: 'nearest', inline: 'nearest' })
-      const box = control.getBoundingClientRect()
-      for (const layer of fixed) {
-        const cover = layer.getBoundingClientRect()
-        // One pixel of touching borders is not covering.
-        const overlapX = Math.min(box.right, cover.right) - Math.max(box.left, cover.left)
-        const overlapY = Math.min(box.bottom, cover.bottom) - Math.max(box.top, cover.top)
-        if (overlapX > 1 && overlapY > 1)
-          problems.push(`${describe(control)} under ${describe(layer)}`)
-      }
-    }
-    window.scrollTo(0, 0)
-    return problems
-  })
 }
 
 /**

@@ -1,110 +1,347 @@
-import { randomUUID } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Page } from '@playwright/test'
+import { Encrypter } from 'age-encryption'
 import { submitToasts } from '../../src/features/contact/contact-copy'
+import { ENV_DEFAULTS } from '../../src/lib/env'
 import { copy } from '../../inbox/src/copy'
 import { totpCode } from '../../supabase/local/auth/totp'
 import { DEMO_JWT_SECRET, signApiKeys } from '../../supabase/local/gateway'
-import { runStaff } from '../../supabase/staff/staff-command'
-import { submissionsWithId } from '../support/backend-db'
-import { openFillAndSend, recordInserts, toast } from '../support/contact-form'
-import { E2E_API_URL, E2E_BACKEND_DIR, E2E_INBOX_URL } from '../support/ports'
+import { axeViolations } from '../support/axe'
+import { submissionsWithId, uniqueName } from '../support/backend-db'
+import {
+  markedValues,
+  openFillAndSend,
+  recordInserts,
+  toast,
+  type ContactValues,
+} from '../support/contact-form'
+import { coveredControls } from '../support/fixed-layers'
+import {
+  cacheStorageContents,
+  goOffline,
+  goOnline,
+  indexedDbContents,
+  waitForOfflineReady,
+  webStorageContents,
+} from '../support/offline'
+import { E2E_API_URL, E2E_INBOX_PORT, E2E_INBOX_URL } from '../support/ports'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
+import { allPages, DESKTOP, PHONE } from '../support/site'
+import {
+  addStaff,
+  devIdentity,
+  enterCode,
+  firstVisit,
+  importKey,
+  inquiryEntry,
+  removeStaff,
+  setupKey,
+  signIn,
+  unlock,
+  wrongCode,
+} from '../support/staff-inbox'
 import { expect, test } from '../support/strict-page'
 
 /**
- * The staff inbox on a phone-sized screen, against the real local backend and its Auth: a message
- * sent from the public form minutes before is read and marked by a staff member who signs in,
- * enrols TOTP, and unlocks the development identity on this device under a passphrase.
+ * The staff inbox in Chromium against the real local backend and its Auth: a message sent from the
+ * public form moments before is read and marked by a staff member who signs in, enrols TOTP, and
+ * unlocks the development identity on this device under a passphrase.
  */
 
-const PASSWORD = 'staff password for the e2e run'
-const PASSPHRASE = 'a passphrase only this device knows'
+/** Sends an inquiry from the public form and returns its row id. */
+async function sendInquiry(page: Page, values: ContactValues): Promise<string> {
+  const inserts = recordInserts(page)
+  await openFillAndSend(page, values)
+  await expect(toast(page, submitToasts.sent.title)).toBeVisible()
+  const id = inserts[0]?.id
+  if (!id) throw new Error('the form sent no insert')
+  return id
+}
 
-test.use({ viewport: { width: 375, height: 740 } })
+const CONSOLE_OF_FAILED_ATTEMPTS = /inbox: (verification|sign-in) failed|status of 4\d\d/
 
-async function addStaff(email: string) {
-  const { serviceRoleKey } = await signApiKeys(DEMO_JWT_SECRET)
-  await runStaff(['add', email, '--password', PASSWORD], {
-    env: { SUPABASE_URL: E2E_API_URL, SUPABASE_SERVICE_ROLE_KEY: serviceRoleKey },
-    output: { out: () => {}, err: () => {} },
+test.describe('at 375 px', () => {
+  test.use({ viewport: PHONE })
+
+  test('staff sign in, enrol, unlock the key on the device, read the message just sent and mark it', async ({
+    page,
+    allowConsoleError,
+  }) => {
+    // The inbox writes failed attempts to the console (the page shows a sentence).
+    allowConsoleError(CONSOLE_OF_FAILED_ATTEMPTS)
+    const name = uniqueName('Phone Reader')
+    const id = await sendInquiry(page, {
+      name,
+      contact: 'reader@example.com',
+      message: 'Read me on a phone.',
+    })
+
+    const email = await addStaff()
+    await page.goto(E2E_INBOX_URL)
+    await signIn(page, email, 'not the password')
+    await expect(page.getByRole('alert')).toHaveText(copy.signIn.failed)
+    await signIn(page, email)
+
+    // Enrolment: the QR code is drawn on the page, and the setup key is there as text.
+    const key = await setupKey(page)
+    await expect(page.getByRole('img', { name: copy.code.qrLabel })).toBeVisible()
+    await enterCode(page, wrongCode(key))
+    await expect(page.getByRole('alert')).toHaveText(copy.code.wrong)
+    await enterCode(page, totpCode(key))
+
+    await importKey(page, { secret: await devIdentity() })
+    await inquiryEntry(page, name).click()
+    await expect(page.getByRole('heading', { name })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'reader@example.com' })).toHaveAttribute(
+      'href',
+      'mailto:reader@example.com',
+    )
+    await expect(page.getByText('Read me on a phone.')).toBeVisible()
+    await page.getByRole('button', { name: copy.detail.statuses.responded }).click()
+    await expect(page.getByTestId('status')).toHaveText('responded')
+    const [row] = await submissionsWithId(id)
+    expect(row?.status).toBe('responded')
+    expect(row?.responded_at).not.toBeNull()
+
+    // A reload locks: the key and what it opened are gone; a wrong passphrase is told so.
+    await page.reload()
+    await unlock(page, 'not the passphrase')
+    await expect(page.getByRole('alert')).toHaveText(copy.key.wrongPassphrase)
+    await expect(page.getByText('Read me on a phone.')).toHaveCount(0)
+    await unlock(page)
+    await expect(inquiryEntry(page, name)).toBeVisible()
+
+    // Removed from the staff list, the same session reads nothing and is told why.
+    await removeStaff(email)
+    await page.getByRole('button', { name: copy.list.refresh }).click()
+    await expect(page.getByRole('alert')).toHaveText(copy.list.noAccess)
+    await expect(inquiryEntry(page, name)).toHaveCount(0)
+  })
+})
+
+for (const viewport of [PHONE, DESKTOP]) {
+  test(`every screen of the inbox passes axe and no fixed layer covers a control at ${viewport.width} px`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport)
+    const name = uniqueName('Axe Reader')
+    await sendInquiry(page, { name, contact: '@axe_reader', message: 'Checked by axe.' })
+    const screens: Record<string, string[]> = {}
+    const check = async (screen: string) => {
+      screens[screen] = [...(await axeViolations(page)), ...(await coveredControls(page))]
+    }
+
+    const email = await addStaff()
+    await page.goto(E2E_INBOX_URL)
+    await expect(page.getByRole('heading', { name: copy.signIn.heading })).toBeVisible()
+    await check('sign in')
+    await signIn(page, email)
+    const key = await setupKey(page)
+    await check('enrol')
+    await enterCode(page, totpCode(key))
+    await expect(page.getByRole('heading', { name: copy.key.importHeading })).toBeVisible()
+    await check('import the key')
+    await importKey(page, { secret: await devIdentity() })
+    await expect(inquiryEntry(page, name)).toBeVisible()
+    await check('the list')
+    await inquiryEntry(page, name).click()
+    await expect(page.getByRole('link', { name: '@axe_reader' })).toHaveAttribute(
+      'href',
+      'https://t.me/axe_reader',
+    )
+    await check('one inquiry')
+    await page.getByRole('button', { name: copy.lock }).click()
+    await expect(page.getByText('Checked by axe.')).toHaveCount(0)
+    await check('unlock')
+    expect(screens).toEqual({
+      'sign in': [],
+      enrol: [],
+      'import the key': [],
+      'the list': [],
+      'one inquiry': [],
+      unlock: [],
+    })
   })
 }
 
-test('staff sign in, enrol, unlock the key on the device, read the message just sent and mark it', async ({
+test('locks by itself after 10 minutes unused and after 5 minutes in the background; Sign out ends the session', async ({
   page,
-  allowConsoleError,
 }) => {
-  // The inbox writes failed attempts to the console (the page shows a sentence).
-  allowConsoleError(/inbox: (verification|sign-in) failed|status of 4\d\d/)
-  const inserts = recordInserts(page)
-  const name = `Phone Reader ${randomUUID().slice(0, 6)}`
-  await openFillAndSend(page, {
-    name,
-    contact: 'reader@example.com',
-    message: 'Read me on a phone.',
-  })
-  await expect(toast(page, submitToasts.sent.title)).toBeVisible()
-  const id = inserts[0]?.id ?? ''
+  const name = uniqueName('Idle Reader')
+  await sendInquiry(page, { name, contact: 'idle@example.com', message: 'Locked when idle.' })
+  await page.clock.install()
+  await firstVisit(page)
+  await inquiryEntry(page, name).click()
+  await expect(page.getByText('Locked when idle.')).toBeVisible()
 
-  const email = `staff-${randomUUID().slice(0, 8)}@example.com`
-  await addStaff(email)
-  await page.goto(E2E_INBOX_URL)
-
-  await page.getByLabel(copy.signIn.email).fill(email)
-  await page.getByLabel(copy.signIn.password).fill('not the password')
-  await page.getByRole('button', { name: copy.signIn.submit }).click()
-  await expect(page.getByRole('alert')).toHaveText(copy.signIn.failed)
-  await page.getByLabel(copy.signIn.password).fill(PASSWORD)
-  await page.getByRole('button', { name: copy.signIn.submit }).click()
-
-  // Enrolment: the QR code is drawn on the page, and the setup key is there as text.
-  await expect(page.getByRole('heading', { name: copy.code.enrolHeading })).toBeVisible()
-  await expect(page.getByRole('img', { name: copy.code.qrLabel })).toBeVisible()
-  const setupKey = (await page.locator('.setup-key').textContent()) ?? ''
-  expect(setupKey).toMatch(/^[A-Z2-7]{32}$/)
-  const code = page.getByLabel(copy.code.field)
-  await code.fill(String((Number(totpCode(setupKey)) + 500_000) % 1_000_000).padStart(6, '0'))
-  await page.getByRole('button', { name: copy.code.submit }).click()
-  await expect(page.getByRole('alert')).toHaveText(copy.code.wrong)
-  await code.fill(totpCode(setupKey))
-  await page.getByRole('button', { name: copy.code.submit }).click()
-
-  // The development identity the site sealed to, imported under a passphrase.
-  const identity = await readFile(`${E2E_BACKEND_DIR}/dev-identity.txt`, 'utf8')
-  await page.getByLabel(copy.key.secret).fill(identity)
-  await page.getByLabel(copy.key.passphrase, { exact: true }).fill(PASSPHRASE)
-  await page.getByLabel(copy.key.repeat).fill(PASSPHRASE)
-  await page.getByRole('button', { name: copy.key.save }).click()
-
-  await page.getByRole('button', { name: new RegExp(name) }).click()
-  await expect(page.getByRole('heading', { name })).toBeVisible()
-  await expect(page.getByRole('link', { name: 'reader@example.com' })).toHaveAttribute(
-    'href',
-    'mailto:reader@example.com',
-  )
-  await expect(page.getByText('Read me on a phone.')).toBeVisible()
-  await page.getByRole('button', { name: copy.detail.statuses.responded }).click()
-  await expect(page.getByTestId('status')).toHaveText('responded')
-  const [row] = await submissionsWithId(id)
-  expect(row?.status).toBe('responded')
-  expect(row?.responded_at).not.toBeNull()
-
-  // A reload locks: the key and what it opened are gone; a wrong passphrase is told so.
-  await page.reload()
+  await page.clock.fastForward('09:00')
+  await expect(page.getByText('Locked when idle.')).toBeVisible()
+  await page.clock.fastForward('01:01')
   await expect(page.getByRole('heading', { name: copy.key.unlockHeading })).toBeVisible()
-  await expect(page.getByText('Read me on a phone.')).toHaveCount(0)
-  await page.getByLabel(copy.key.passphrase).fill('not the passphrase')
-  await page.getByRole('button', { name: copy.key.unlock }).click()
-  await expect(page.getByRole('alert')).toHaveText(copy.key.wrongPassphrase)
-  await page.getByLabel(copy.key.passphrase).fill(PASSPHRASE)
-  await page.getByRole('button', { name: copy.key.unlock }).click()
-  await expect(page.getByRole('button', { name: new RegExp(name) })).toBeVisible()
+  await expect(page.getByText('Locked when idle.')).toHaveCount(0)
 
-  // Removed from the staff list, the same session reads nothing and is told why.
-  const { serviceRoleKey } = await signApiKeys(DEMO_JWT_SECRET)
-  await runStaff(['remove', email], {
-    env: { SUPABASE_URL: E2E_API_URL, SUPABASE_SERVICE_ROLE_KEY: serviceRoleKey },
-    output: { out: () => {}, err: () => {} },
+  await unlock(page)
+  await expect(inquiryEntry(page, name)).toBeVisible()
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })
+    document.dispatchEvent(new Event('visibilitychange'))
   })
-  await page.getByRole('button', { name: copy.list.refresh }).click()
-  await expect(page.getByRole('alert')).toHaveText(copy.list.noAccess)
+  await page.clock.fastForward('05:01')
+  await expect(page.getByRole('heading', { name: copy.key.unlockHeading })).toBeVisible()
+  await expect(inquiryEntry(page, name)).toHaveCount(0)
+
+  // Sign out: the session leaves this tab's storage, and its refresh token is dead on the server.
+  const session = await webStorageContents(page)
+  const refreshToken = /"refresh_token\\?":\\?"([^"\\]+)/.exec(session)?.[1]
+  expect(refreshToken).toBeTruthy()
+  await page.getByRole('button', { name: copy.signOut }).click()
+  await expect(page.getByRole('heading', { name: copy.signIn.heading })).toBeVisible()
+  expect(await webStorageContents(page)).not.toContain('refresh_token')
+  expect(await indexedDbContents(page)).not.toContain('"rows"')
+  const { anonKey } = await signApiKeys(DEMO_JWT_SECRET)
+  const refreshed = await fetch(`${E2E_API_URL}/auth/v1/token?grant_type=refresh_token`, {
+    method: 'POST',
+    headers: { apikey: anonKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ refresh_token: refreshToken }),
+  })
+  expect(refreshed.status).toBe(400)
+})
+
+test('the inbox is served with its own headers, and no public page or the sitemap links it', async ({
+  request,
+}) => {
+  const answer = await request.get(`${E2E_INBOX_URL}/`)
+  const headers = answer.headers()
+  expect(headers['content-security-policy']).toContain(`connect-src 'self' ${E2E_API_URL}`)
+  expect(headers['content-security-policy']).toContain("script-src 'self';")
+  expect(headers['content-security-policy']).toContain("frame-ancestors 'none'")
+  expect(headers['x-robots-tag']).toBe('noindex, nofollow')
+  expect(await answer.text()).toContain('<meta name="robots" content="noindex, nofollow" />')
+  expect((await request.get(`${E2E_INBOX_URL}/no-such-page`)).status()).toBe(404)
+
+  const publicText = await Promise.all(
+    [...allPages.map(({ path }) => path), '/sitemap.xml', '/robots.txt'].map(async (path) =>
+      (await request.get(path)).text(),
+    ),
+  )
+  for (const text of publicText) {
+    expect(text).not.toContain(String(E2E_INBOX_PORT))
+    expect(text).not.toMatch(/inbox/i)
+  }
+})
+
+test.describe('with the inbox’s service worker', () => {
+  test.use({ serviceWorkers: 'allow' })
+
+  test('Chromium can install it as "<agency> Inbox", and its shell is precached', async () => {
+    // Incognito contexts never offer to install: a profile of its own, as a phone's browser has.
+    const profile = await mkdtemp(join(tmpdir(), 'inbox-install-'))
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
+      serviceWorkers: 'allow',
+    })
+    try {
+      const page = context.pages()[0] ?? (await context.newPage())
+      await page.goto(`${E2E_INBOX_URL}/`)
+      await waitForOfflineReady(page)
+      const cdp = await context.newCDPSession(page)
+      const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
+        installabilityErrors: unknown[]
+      }
+      expect(installabilityErrors).toEqual([])
+      const manifest = (await page.evaluate(async () =>
+        (await fetch('/manifest.webmanifest')).json(),
+      )) as { name: string; start_url: string; display: string }
+      expect(manifest).toMatchObject({
+        name: copy.title(ENV_DEFAULTS.VITE_AGENCY_NAME),
+        start_url: '/',
+        display: 'standalone',
+      })
+    } finally {
+      await context.close()
+      await rm(profile, { recursive: true, force: true })
+    }
+  })
+
+  test('an alert’s link opens its inquiry; a key file from age -p imports; what a visitor typed reaches no request, storage or cache of the inbox', async ({
+    page,
+    context,
+  }) => {
+    const { marker, values } = markedValues('Inbox sweep')
+    const id = await sendInquiry(page, values)
+    const identity = (await devIdentity()).trim().split('\n').at(-1) ?? ''
+    expect(identity).toMatch(/^AGE-SECRET-KEY-1/)
+
+    // Everything the inbox origin sends from here on, the service worker's requests included.
+    const sent: string[] = []
+    context.on('request', (request) =>
+      sent.push(`${request.method()} ${request.url()}\n${request.postData() ?? ''}`),
+    )
+
+    // The key file as `age -p` writes it (age's own scrypt factor), with its own passphrase.
+    const encrypter = new Encrypter()
+    encrypter.setPassphrase('the key file passphrase')
+    const keyFile = Buffer.from(await encrypter.encrypt(await devIdentity()))
+
+    const email = await addStaff()
+    const ref = id.slice(0, 8)
+    await page.goto(`${E2E_INBOX_URL}/?ref=${ref}`)
+    await signIn(page, email)
+    await enterCode(page, totpCode(await setupKey(page)))
+    await importKey(page, { file: keyFile, filePassphrase: 'not the file passphrase' })
+    await expect(page.getByRole('alert')).toHaveText(copy.key.fileLocked)
+    await importKey(page, { file: keyFile, filePassphrase: 'the key file passphrase' })
+
+    // The linked inquiry is open, and the reference has left the address bar.
+    await expect(page.getByRole('heading', { name: values.name })).toBeVisible()
+    await expect(page.getByText(marker).first()).toBeVisible()
+    expect(page.url()).toBe(`${E2E_INBOX_URL}/`)
+    await waitForOfflineReady(page)
+
+    const kept = {
+      requests: sent.join('\n'),
+      webStorage: await webStorageContents(page),
+      indexedDb: await indexedDbContents(page),
+      caches: await cacheStorageContents(page),
+      title: await page.title(),
+      url: page.url(),
+    }
+    for (const [where, text] of Object.entries(kept)) {
+      expect(text, `${where} holds the visitor's words`).not.toContain(marker)
+      expect(text, `${where} holds the key`).not.toContain(identity)
+    }
+    // The key is there, as an age file to the device passphrase.
+    expect(kept.indexedDb).toContain('age-encryption.org/v1')
+    expect(kept.indexedDb).toMatch(/-> scrypt \S+ 16/)
+    expect(kept.caches).toContain('/index.html')
+    expect(kept.requests).toContain('/auth/v1/token?grant_type=password')
+    expect(kept.requests).toContain('/rest/v1/contact_submissions')
+  })
+
+  test('offline, the shell opens, the last list is read after unlocking, and a status change is refused with a sentence', async ({
+    page,
+    context,
+    allowConsoleError,
+  }) => {
+    const name = uniqueName('Offline Reader')
+    await sendInquiry(page, { name, contact: 'offline@example.com', message: 'Read offline.' })
+    await firstVisit(page)
+    await expect(inquiryEntry(page, name)).toBeVisible()
+    await waitForOfflineReady(page)
+
+    allowConsoleError(/ERR_INTERNET_DISCONNECTED|Failed to fetch|inbox: .* failed/)
+    await goOffline(context)
+    await page.reload()
+    await unlock(page)
+    await expect(page.getByRole('status')).toContainText('Offline: this is the list as it was at')
+    await inquiryEntry(page, name).click()
+    await expect(page.getByText('Read offline.')).toBeVisible()
+    await page.getByRole('button', { name: copy.detail.statuses.engaged }).click()
+    await expect(page.getByRole('alert')).toHaveText(copy.detail.statusOffline)
+    await expect(page.getByTestId('status')).toHaveText('new')
+    await goOnline(context)
+  })
 })

@@ -72,7 +72,8 @@ export async function outboxRecords(page: Page): Promise<Record<string, unknown>
 
 /**
  * Everything this origin keeps in IndexedDB (every database, every store, every value), as JSON
- * text: what a person holding the device could read.
+ * text: what a person holding the device could read. Bytes (the inbox keeps its key as an age
+ * file) are written as the text they decode to, so that a test can search them.
  */
 export async function indexedDbContents(page: Page): Promise<string> {
   return page.evaluate(async () => {
@@ -94,6 +95,32 @@ export async function indexedDbContents(page: Page): Promise<string> {
       }
       db.close()
     }
-    return JSON.stringify(dump)
+    const bytesAsText = (_key: string, value: unknown) =>
+      value instanceof Uint8Array || value instanceof ArrayBuffer
+        ? new TextDecoder('latin1').decode(value)
+        : value
+    return JSON.stringify(dump, bytesAsText)
   })
+}
+
+/** Everything this origin keeps in Cache Storage (every cache, every response's body), as text. */
+export async function cacheStorageContents(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const parts: string[] = []
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name)
+      for (const request of await cache.keys()) {
+        const response = await cache.match(request)
+        parts.push(`${name} ${request.url}\n${(await response?.text()) ?? ''}`)
+      }
+    }
+    return parts.join('\n')
+  })
+}
+
+/** localStorage and sessionStorage of this origin, as text. */
+export async function webStorageContents(page: Page): Promise<string> {
+  return page.evaluate(() =>
+    JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } }),
+  )
 }
