@@ -1,5 +1,5 @@
 import type { VitePWAOptions } from 'vite-plugin-pwa'
-import { BACKGROUND, iconPreset } from '../src/build/pwa-options.ts'
+import { BACKGROUND, PWA_ASSETS } from '../src/build/pwa-options.ts'
 
 /**
  * The inbox as an installable app ("<agency> Inbox"): a manifest, and a service worker that
@@ -12,13 +12,7 @@ export function inboxPwaOptions(agencyName: string): Partial<VitePWAOptions> {
     // an unlocked key is dropped on reload anyway.
     registerType: 'autoUpdate',
     injectRegister: false,
-    pwaAssets: {
-      // The site's mark: inbox/public/favicon.svg links to public/favicon.svg.
-      image: 'public/favicon.svg',
-      preset: iconPreset,
-      overrideManifestIcons: true,
-      includeHtmlHeadLinks: true,
-    },
+    pwaAssets: PWA_ASSETS,
     manifest: {
       id: '/',
       name: `${agencyName} Inbox`,

@@ -9,10 +9,18 @@ export const BACKGROUND = '#07080c'
  * "any" icons, a 512 maskable icon and the Apple touch icon, padded on the site's own background
  * so launchers that crop to a circle keep the whole mark.
  */
-export const iconPreset: Preset = {
+const iconPreset: Preset = {
   transparent: { sizes: [64, 192, 512], favicons: [[48, 'favicon.ico']] },
   maskable: { sizes: [512], padding: 0.3, resizeOptions: { background: BACKGROUND } },
   apple: { sizes: [180], padding: 0.3, resizeOptions: { background: BACKGROUND } },
+}
+
+/** The icons from the site's mark (the inbox's `public/favicon.svg` links to the site's). */
+export const PWA_ASSETS = {
+  image: 'public/favicon.svg',
+  preset: iconPreset,
+  overrideManifestIcons: true,
+  includeHtmlHeadLinks: true,
 }
 
 /**
@@ -26,12 +34,7 @@ export function pwaOptions(site: SiteEnv): Partial<VitePWAOptions> {
     registerType: 'prompt',
     // Registration is imported by the client entry after the page has loaded (never prerendered).
     injectRegister: false,
-    pwaAssets: {
-      image: 'public/favicon.svg',
-      preset: iconPreset,
-      overrideManifestIcons: true,
-      includeHtmlHeadLinks: true,
-    },
+    pwaAssets: PWA_ASSETS,
     manifest: {
       id: '/',
       name: site.agencyName,

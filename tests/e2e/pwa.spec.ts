@@ -2,14 +2,13 @@ import { cp, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium } from '@playwright/test'
 import { preview } from 'vite'
 import { appUpdateCopy } from '../../src/content/app-update'
 import { submitToasts } from '../../src/features/contact/contact-copy'
 import { submissionsNamed, uniqueName } from '../support/backend-db'
 import { contactForm, fillAndSend, openContactPage, toast } from '../support/contact-form'
+import { installabilityErrors } from '../support/install'
 import { waitForOfflineReady } from '../support/offline'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
 import { E2E_BUILD_DIR, E2E_NEXT_BUILD_DIR, E2E_UPDATE_PORT } from '../support/ports'
 import { expect, test } from '../support/strict-page'
 
@@ -31,27 +30,7 @@ test('Chromium reports no installability error, and the manifest has what instal
   baseURL,
   request,
 }) => {
-  // Test contexts are incognito, where Chromium never offers to install ("in-incognito"): this
-  // check needs a browser profile of its own, as a visitor's browser has.
-  const profile = await mkdtemp(join(tmpdir(), 'site-install-'))
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-    serviceWorkers: 'allow',
-  })
-  try {
-    const page = context.pages()[0] ?? (await context.newPage())
-    await page.goto(`${baseURL}/`)
-    await waitForOfflineReady(page)
-    const cdp = await context.newCDPSession(page)
-    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
-      installabilityErrors: unknown[]
-    }
-    expect(installabilityErrors).toEqual([])
-  } finally {
-    await context.close()
-    await rm(profile, { recursive: true, force: true })
-  }
+  expect(await installabilityErrors(`${baseURL}/`)).toEqual([])
 
   const manifest = (await (await request.get('/manifest.webmanifest')).json()) as {
     name: string

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { copy } from '../copy'
+import { Field } from '../ui/field'
 import { supabase } from '../supabase-client'
 
 type Enrolment = { factorId: string; qrCode: string; secret: string }
@@ -70,16 +71,14 @@ export function SecondFactor({ onVerified }: { onVerified: () => void }) {
           </p>
         </>
       )}
-      <label>
-        {copy.code.field}
-        <input
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9 ]{6,7}"
-          required
-        />
-      </label>
+      <Field
+        label={copy.code.field}
+        name="code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        pattern="[0-9 ]{6,7}"
+        required
+      />
       {error && <p role="alert">{error}</p>}
       <button type="submit" disabled={busy || !factorId}>
         {copy.code.submit}

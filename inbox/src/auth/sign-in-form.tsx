@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import { copy } from '../copy'
+import { Field } from '../ui/field'
 import { supabase } from '../supabase-client'
 
 /** Email and password; the next step (second factor) is the app's to decide. */
@@ -29,14 +30,14 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
       aria-labelledby="sign-in-heading"
     >
       <h1 id="sign-in-heading">{copy.signIn.heading}</h1>
-      <label>
-        {copy.signIn.email}
-        <input name="email" type="email" autoComplete="username" required />
-      </label>
-      <label>
-        {copy.signIn.password}
-        <input name="password" type="password" autoComplete="current-password" required />
-      </label>
+      <Field label={copy.signIn.email} name="email" type="email" autoComplete="username" required />
+      <Field
+        label={copy.signIn.password}
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+      />
       {error && <p role="alert">{error}</p>}
       <button type="submit" disabled={busy}>
         {copy.signIn.submit}
