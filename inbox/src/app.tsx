@@ -8,6 +8,7 @@ import type { ResponseTimes } from './inquiries/inbox-data'
 import { InquiryDetail } from './inquiries/inquiry-detail'
 import type { Inquiry } from './inquiries/inquiry'
 import { InquiryList } from './inquiries/inquiry-list'
+import { usePullToRefresh } from './inquiries/use-pull-to-refresh'
 import { useAutoLock } from './key/use-auto-lock'
 import { supabase } from './supabase-client'
 
@@ -62,8 +63,8 @@ export function InboxApp() {
   }, [])
   useAutoLock(stage === 'open', lock)
 
-  const refresh = useCallback(async (keys: string[]) => {
-    setError(null)
+  const refresh = useCallback(async (keys: string[], notice?: string) => {
+    setError(notice ?? null)
     const { InboxDataError, loadInquiries, loadResponseTimes } = await inboxData()
     try {
       const loaded = await loadInquiries(keys)
@@ -85,6 +86,11 @@ export function InboxApp() {
       )
     }
   }, [])
+
+  const refreshOpenList = useCallback(() => {
+    if (identities) void refresh(identities)
+  }, [identities, refresh])
+  const pullArmed = usePullToRefresh(stage === 'open', refreshOpenList)
 
   useEffect(() => {
     if (stage !== 'open' || !identities) return
@@ -131,10 +137,10 @@ export function InboxApp() {
         {stage === 'locked' && (
           <Suspense fallback={null}>
             <KeyGate
-              onUnlocked={(keys) => {
+              onUnlocked={(keys, notice) => {
                 setIdentities(keys)
                 setStage('open')
-                void refresh(keys)
+                void refresh(keys, notice)
               }}
             />
           </Suspense>
@@ -154,7 +160,7 @@ export function InboxApp() {
           <section aria-labelledby="list-heading">
             <div className="bar">
               <h1 id="list-heading">{copy.list.heading}</h1>
-              <button type="button" onClick={() => identities && void refresh(identities)}>
+              <button type="button" onClick={refreshOpenList}>
                 {copy.list.refresh}
               </button>
             </div>
@@ -167,6 +173,7 @@ export function InboxApp() {
                 )}
               </p>
             )}
+            {pullArmed && <p className="pull">{copy.list.release}</p>}
             {error && <p role="alert">{error}</p>}
             {offlineSince && (
               <p role="status">{copy.list.offline(formatTime(new Date(offlineSince)))}</p>

@@ -40,6 +40,12 @@ export const copy = {
     tooShort: 'Choose a passphrase of at least 10 characters.',
     wrongPassphrase: 'That passphrase does not unlock the key on this device.',
     forget: 'Remove the key from this device',
+    addPasskey: 'Also unlock with a passkey on this device (fingerprint, face or screen lock)',
+    passkeyUnlock: 'Unlock with passkey',
+    passkeyName: (agency: string) => `${agency} Inbox key`,
+    passkeyFailed: 'The passkey did not unlock the key. Try again, or use the passphrase.',
+    passkeySetupFailed:
+      'This device could not make a passkey that unlocks the key. The key is saved: it unlocks with the passphrase.',
   },
   list: {
     heading: 'Inquiries',
@@ -49,6 +55,7 @@ export const copy = {
     overdue: 'Overdue',
     due: (when: string) => `Due ${when}`,
     refresh: 'Refresh',
+    release: 'Release to refresh',
     loadFailed: 'The inquiries could not be loaded. Check the connection and try again.',
     offline: (when: string) =>
       `Offline: this is the list as it was at ${when}. It refreshes when the connection returns.`,

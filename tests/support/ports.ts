@@ -24,6 +24,8 @@ export const E2E_NEXT_BUILD_DIR = 'node_modules/.cache/e2e-dist-next'
 /** The staff inbox, served from its own origin as in production. */
 export const E2E_INBOX_PORT = 4185 + OFFSET
 export const E2E_INBOX_URL = `http://127.0.0.1:${E2E_INBOX_PORT}`
+/** The same server by name: WebAuthn takes a domain as its relying party, never an IP address. */
+export const E2E_INBOX_LOCALHOST_URL = `http://localhost:${E2E_INBOX_PORT}`
 export const E2E_INBOX_BUILD_DIR = 'node_modules/.cache/e2e-inbox'
 
 /** A second site server, started by the update test itself, serving a folder it can swap. */

@@ -60,10 +60,14 @@ export async function enterCode(page: Page, code: string): Promise<void> {
 export const wrongCode = (key: string) =>
   String((Number(totpCode(key)) + 500_000) % 1_000_000).padStart(6, '0')
 
-/** Pastes the key (or opens `file`) and saves it under the device passphrase. */
+/**
+ * Pastes the key (or opens `file`) and saves it under the device passphrase, and to a passkey
+ * too with `passkey`.
+ */
 export async function importKey(
   page: Page,
   key: { secret: string } | { file: Buffer; filePassphrase: string },
+  options: { passkey?: boolean } = {},
 ): Promise<void> {
   if ('secret' in key) await page.getByLabel(copy.key.secret).fill(key.secret)
   else {
@@ -76,6 +80,7 @@ export async function importKey(
   }
   await page.getByLabel(copy.key.passphrase, { exact: true }).fill(DEVICE_PASSPHRASE)
   await page.getByLabel(copy.key.repeat).fill(DEVICE_PASSPHRASE)
+  if (options.passkey) await page.getByLabel(copy.key.addPasskey).check()
   await page.getByRole('button', { name: copy.key.save }).click()
 }
 

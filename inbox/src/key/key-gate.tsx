@@ -1,19 +1,26 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { copy } from '../copy'
+import { Field } from '../ui/field'
+import { inboxEnv } from '../inbox-env'
 import {
+  addPasskey,
+  hasPasskey,
   hasSavedKey,
   KeyVaultError,
   MIN_PASSPHRASE_LENGTH,
   parseIdentities,
+  passkeysAvailable,
   readKeyFile,
   saveKey,
   unlockKey,
+  unlockWithPasskey,
 } from './key-vault'
 
 const KEY_PROBLEMS = {
   'not-a-key': copy.key.notAKey,
   'wrong-passphrase': copy.key.wrongPassphrase,
   'file-passphrase': copy.key.fileLocked,
+  passkey: copy.key.passkeyFailed,
 } as const
 
 /** The identities from what was pasted, else from the key file (plain or encrypted with age -p). */
@@ -29,20 +36,30 @@ async function identitiesFrom(form: FormData): Promise<string[]> {
  * The key, unlocked on this device: imported once (pasted, then encrypted to a passphrase), later
  * unlocked with the passphrase. Hands the identities up; they live in memory only.
  */
-export function KeyGate({ onUnlocked }: { onUnlocked: (identities: string[]) => void }) {
-  const [saved, setSaved] = useState<boolean | null>(null)
+export function KeyGate({
+  onUnlocked,
+}: {
+  /** The identities, and a sentence for the list when something short of failing went wrong. */
+  onUnlocked: (identities: string[], notice?: string) => void
+}) {
+  const [saved, setSaved] = useState<{ key: boolean; passkey: boolean } | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
   useEffect(() => {
-    void hasSavedKey().then(setSaved, () => setSaved(false))
+    void Promise.all([hasSavedKey(), hasPasskey()]).then(
+      ([key, passkey]) => setSaved({ key, passkey }),
+      () => setSaved({ key: false, passkey: false }),
+    )
   }, [])
 
-  async function run(action: () => Promise<string[]>) {
+  async function run(action: () => Promise<string[] | [string[], string]>) {
     setBusy(true)
     setError(null)
     try {
-      onUnlocked(await action())
+      const result = await action()
+      if (typeof result[0] === 'string') onUnlocked(result as string[])
+      else onUnlocked(...(result as [string[], string]))
     } catch (failure) {
       if (!(failure instanceof KeyVaultError)) console.error('inbox: key', failure)
       setError(failure instanceof KeyVaultError ? KEY_PROBLEMS[failure.problem] : copy.unexpected)
@@ -60,10 +77,16 @@ export function KeyGate({ onUnlocked }: { onUnlocked: (identities: string[]) => 
       return setError(copy.key.noKeyGiven)
     if (passphrase.length < MIN_PASSPHRASE_LENGTH) return setError(copy.key.tooShort)
     if (passphrase !== String(form.get('repeat') ?? '')) return setError(copy.key.mismatch)
-    void run(async () => {
+    const withPasskey = form.get('passkey') === 'on'
+    void run(async (): Promise<string[] | [string[], string]> => {
       const identities = await identitiesFrom(form)
       await saveKey(identities, passphrase)
-      return identities
+      if (!withPasskey) return identities
+      // The key is saved and unlocked either way: a device without PRF passkeys is told so.
+      return addPasskey(identities, copy.key.passkeyName(inboxEnv.agencyName)).then(
+        () => identities,
+        () => [identities, copy.key.passkeySetupFailed],
+      )
     })
   }
 
@@ -75,14 +98,22 @@ export function KeyGate({ onUnlocked }: { onUnlocked: (identities: string[]) => 
 
   if (saved === null) return null
   const alert = error && <p role="alert">{error}</p>
-  if (saved) {
+  if (saved.key) {
     return (
       <form onSubmit={unlock} className="card" aria-labelledby="unlock-heading">
         <h1 id="unlock-heading">{copy.key.unlockHeading}</h1>
-        <label>
-          {copy.key.passphrase}
-          <input name="passphrase" type="password" autoComplete="current-password" required />
-        </label>
+        {saved.passkey && (
+          <button type="button" disabled={busy} onClick={() => void run(unlockWithPasskey)}>
+            {copy.key.passkeyUnlock}
+          </button>
+        )}
+        <Field
+          label={copy.key.passphrase}
+          name="passphrase"
+          type="password"
+          autoComplete="current-password"
+          required
+        />
         {alert}
         <button type="submit" disabled={busy}>
           {copy.key.unlock}
@@ -98,22 +129,29 @@ export function KeyGate({ onUnlocked }: { onUnlocked: (identities: string[]) => 
         {copy.key.secret}
         <textarea name="secret" rows={3} spellCheck={false} autoComplete="off" />
       </label>
-      <label>
-        {copy.key.file}
-        <input name="file" type="file" />
-      </label>
-      <label>
-        {copy.key.filePassphrase}
-        <input name="filePassphrase" type="password" autoComplete="off" />
-      </label>
-      <label>
-        {copy.key.passphrase}
-        <input name="passphrase" type="password" autoComplete="new-password" required />
-      </label>
-      <label>
-        {copy.key.repeat}
-        <input name="repeat" type="password" autoComplete="new-password" required />
-      </label>
+      <Field label={copy.key.file} name="file" type="file" />
+      <Field
+        label={copy.key.filePassphrase}
+        name="filePassphrase"
+        type="password"
+        autoComplete="off"
+      />
+      {(['passphrase', 'repeat'] as const).map((name) => (
+        <Field
+          key={name}
+          label={copy.key[name]}
+          name={name}
+          type="password"
+          autoComplete="new-password"
+          required
+        />
+      ))}
+      {passkeysAvailable() && (
+        <label className="check">
+          <input name="passkey" type="checkbox" />
+          {copy.key.addPasskey}
+        </label>
+      )}
       {alert}
       <button type="submit" disabled={busy}>
         {copy.key.save}

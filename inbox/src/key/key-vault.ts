@@ -1,4 +1,4 @@
-import { armor, Decrypter, Encrypter, identityToRecipient } from 'age-encryption'
+import { armor, Decrypter, Encrypter, identityToRecipient, webauthn } from 'age-encryption'
 import { openDB, type IDBPDatabase } from 'idb'
 
 /**
@@ -19,8 +19,10 @@ const DB_NAME = 'inbox-key'
 const STORE = 'key'
 const RECORD = 'agency'
 
+export type KeyProblem = 'not-a-key' | 'wrong-passphrase' | 'file-passphrase' | 'passkey'
+
 export class KeyVaultError extends Error {
-  constructor(readonly problem: 'not-a-key' | 'wrong-passphrase' | 'file-passphrase') {
+  constructor(readonly problem: KeyProblem) {
     super(problem)
     this.name = 'KeyVaultError'
   }
@@ -98,6 +100,51 @@ export async function unlockKey(passphrase: string): Promise<string[]> {
   }
 }
 
+/**
+ * The passkey copy: the same identities in a second age file, encrypted to a WebAuthn credential
+ * with the PRF extension (age-encryption's fido2prf recipient), beside the credential's identity
+ * string (its ID and relying party, not a secret). A fingerprint or face then unlocks; the
+ * passphrase copy stays, for a device whose passkey is lost.
+ */
+const PASSKEY_RECORD = 'passkey'
+type PasskeyRecord = { credential: string; file: Uint8Array }
+
+/** Whether this browser can make passkeys at all (PRF support shows only when one is made). */
+export const passkeysAvailable = () =>
+  typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function'
+
+export async function hasPasskey(): Promise<boolean> {
+  return (await (await database()).get(STORE, PASSKEY_RECORD)) !== undefined
+}
+
+export async function addPasskey(identities: string[], keyName: string): Promise<void> {
+  try {
+    const credential = await webauthn.createCredential({ keyName })
+    const encrypter = new Encrypter()
+    encrypter.addRecipient(new webauthn.WebAuthnRecipient({ identity: credential }))
+    const file = await encrypter.encrypt(identities.join('\n'))
+    const record: PasskeyRecord = { credential, file }
+    await (await database()).put(STORE, record, PASSKEY_RECORD)
+  } catch (error) {
+    console.error('inbox: passkey setup failed', error)
+    throw new KeyVaultError('passkey')
+  }
+}
+
+export async function unlockWithPasskey(): Promise<string[]> {
+  const record = (await (await database()).get(STORE, PASSKEY_RECORD)) as PasskeyRecord | undefined
+  if (!record) throw new KeyVaultError('passkey')
+  const decrypter = new Decrypter()
+  decrypter.addIdentity(new webauthn.WebAuthnIdentity({ identity: record.credential }))
+  try {
+    return (await decrypter.decrypt(record.file, 'text')).split('\n').filter(Boolean)
+  } catch (error) {
+    console.error('inbox: passkey unlock failed', error)
+    throw new KeyVaultError('passkey')
+  }
+}
+
 export async function forgetKey(): Promise<void> {
-  await (await database()).delete(STORE, RECORD)
+  const db = await database()
+  await Promise.all([db.delete(STORE, RECORD), db.delete(STORE, PASSKEY_RECORD)])
 }

@@ -1,0 +1,44 @@
+import { useEffect, useState } from 'react'
+
+/** How far a finger must pull the list down from its top before letting go refreshes it. */
+export const PULL_DISTANCE_PX = 80
+
+/**
+ * Pull down to refresh, as phone apps do: a touch that starts with the page at its top and is
+ * dragged down PULL_DISTANCE_PX calls `refresh` when it ends. Returns whether a pull is far enough
+ * yet, for the page to say "Release to refresh". Passive listeners: scrolling is never held up.
+ */
+export function usePullToRefresh(active: boolean, refresh: () => void): boolean {
+  const [armed, setArmed] = useState(false)
+  useEffect(() => {
+    if (!active) return
+    let startY: number | null = null
+    let pulled = false
+    const start = (event: TouchEvent) => {
+      startY = window.scrollY <= 0 ? (event.touches[0]?.clientY ?? null) : null
+      pulled = false
+    }
+    const move = (event: TouchEvent) => {
+      if (startY === null) return
+      pulled = (event.touches[0]?.clientY ?? startY) - startY >= PULL_DISTANCE_PX
+      setArmed(pulled)
+    }
+    const end = () => {
+      if (pulled) refresh()
+      startY = null
+      pulled = false
+      setArmed(false)
+    }
+    window.addEventListener('touchstart', start, { passive: true })
+    window.addEventListener('touchmove', move, { passive: true })
+    window.addEventListener('touchend', end, { passive: true })
+    window.addEventListener('touchcancel', end, { passive: true })
+    return () => {
+      window.removeEventListener('touchstart', start)
+      window.removeEventListener('touchmove', move)
+      window.removeEventListener('touchend', end)
+      window.removeEventListener('touchcancel', end)
+    }
+  }, [active, refresh])
+  return armed
+}
