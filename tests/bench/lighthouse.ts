@@ -13,11 +13,11 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import * as chromeLauncher from 'chrome-launcher'
-import lighthouse from 'lighthouse'
 import { preview } from 'vite'
 import { siteRoutes } from '../../src/config/routes'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
 import { fileWeight, sum } from '../support/page-weight'
+import { audit, median, type Run } from './lighthouse-audit'
 
 /**
  * Five, not three: Lighthouse's simulated LCP for these pages falls on one of two values about
@@ -36,76 +36,6 @@ const TARGETS = {
   contentPageJsGzip: 80 * 1024,
   /** LCP with scripts over LCP of the same page without them. */
   lcpRatio: 1.1,
-}
-
-type Run = {
-  scores: Record<'performance' | 'accessibility' | 'best-practices' | 'seo', number>
-  fcp: number
-  lcp: number
-  tbt: number
-  cls: number
-  assets: { path: string; kind: 'js' | 'css' }[]
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN
-}
-
-/** Lighthouse now and then fails to record a trace on a busy machine (NO_NAVSTART): try again. */
-async function audit(url: string, port: number, attempts = 3): Promise<Run> {
-  try {
-    return await auditOnce(url, port)
-  } catch (error) {
-    if (attempts <= 1) throw error
-    console.warn(`${String(error)}; trying again`)
-    return audit(url, port, attempts - 1)
-  }
-}
-
-async function auditOnce(url: string, port: number): Promise<Run> {
-  const result = await lighthouse(url, {
-    port,
-    output: 'json',
-    logLevel: 'error',
-    onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
-  })
-  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`)
-  const { lhr } = result
-  if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`)
-  const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100)
-  const metric = (id: string) => lhr.audits[id]?.numericValue ?? NaN
-  const requests =
-    (
-      lhr.audits['network-requests']?.details as {
-        items?: { url: string; resourceType?: string }[]
-      }
-    )?.items ?? []
-  const origin = new URL(url).origin
-  const assets = requests
-    .filter((request) => request.url.startsWith(origin))
-    .flatMap((request): Run['assets'] => {
-      const path = new URL(request.url).pathname
-      if (request.resourceType === 'Script' || path.endsWith('.js')) return [{ path, kind: 'js' }]
-      if (request.resourceType === 'Stylesheet' || path.endsWith('.css'))
-        return [{ path, kind: 'css' }]
-      return []
-    })
-    // The service worker's own script and its precache downloads are not the page's.
-    .filter((asset) => !/^\/(sw|workbox-[\w-]+)\.js$/.test(asset.path))
-  return {
-    scores: {
-      performance: score('performance'),
-      accessibility: score('accessibility'),
-      'best-practices': score('best-practices'),
-      seo: score('seo'),
-    },
-    fcp: metric('first-contentful-paint'),
-    lcp: metric('largest-contentful-paint'),
-    tbt: metric('total-blocking-time'),
-    cls: metric('cumulative-layout-shift'),
-    assets,
-  }
 }
 
 /** Every script element and module preload, as the script-free variant drops them. */
