@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { decodeJwt } from 'jose'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { totpCode } from './auth/totp'
 import type { LocalBackend } from './local-backend'
 import { NoRealtimeSocket, registerTestKey, testBackends } from './test-support'
@@ -14,6 +14,15 @@ import { NoRealtimeSocket, registerTestKey, testBackends } from './test-support'
  */
 
 const PASSWORD = 'correct horse battery staple'
+
+/**
+ * Everything the backend writes while these tests run (its log and the console), and every secret
+ * the tests handled: the last test holds the first to contain none of the second.
+ */
+const written: string[] = []
+const secretsHandled = new Set<string>([PASSWORD])
+const handled = (...secrets: (string | undefined)[]) =>
+  secrets.forEach((secret) => secret && secretsHandled.add(secret))
 
 function clientFor(backend: LocalBackend, key = backend.anonKey): SupabaseClient {
   return createClient(backend.url, key, {
@@ -50,15 +59,31 @@ async function signInWithSecondFactor(client: SupabaseClient, email: string) {
     code: totpCode(enrolled.data.totp.secret),
   })
   if (verified.error) throw verified.error
+  const session = (await client.auth.getSession()).data.session
+  handled(
+    enrolled.data.totp.secret,
+    totpCode(enrolled.data.totp.secret),
+    session?.access_token,
+    session?.refresh_token,
+  )
   return { factorId, secret: enrolled.data.totp.secret }
 }
 
-describe.each(testBackends())('Supabase Auth and the inbox on $name', ({ start }) => {
+const backends = testBackends({ log: (line) => written.push(line) })
+
+describe.each(backends)('Supabase Auth and the inbox on $name', ({ start }) => {
   let started: Awaited<ReturnType<typeof start>>
   let backend: LocalBackend
   let rowId: string
 
   beforeAll(async () => {
+    for (const method of ['log', 'info', 'warn', 'error'] as const) {
+      const original = console[method]
+      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+        written.push(args.map(String).join(' '))
+        original(...args)
+      })
+    }
     started = await start()
     backend = started.backend
     const key = await registerTestKey(backend.db)
@@ -68,6 +93,7 @@ describe.each(testBackends())('Supabase Auth and the inbox on $name', ({ start }
     expect(inserted.error).toBeNull()
   }, 120_000)
   afterAll(async () => {
+    vi.restoreAllMocks()
     await started?.stop()
   })
 
@@ -286,6 +312,17 @@ describe.each(testBackends())('Supabase Auth and the inbox on $name', ({ start }
       password: PASSWORD,
     })
     expect(result.error).toMatchObject({ status: 403, code: 'not_admin' })
+  })
+
+  it('writes no password, token, TOTP secret or code to its log or the console', () => {
+    // The tests above signed in, enrolled and verified: there were secrets to leak.
+    expect(secretsHandled.size).toBeGreaterThan(4)
+    // …and the request log was recorded: there were lines to leak into.
+    expect(written.some((line) => line.includes('/auth/v1/token'))).toBe(true)
+    const leaked = [...secretsHandled].filter((secret) =>
+      written.some((line) => line.includes(secret)),
+    )
+    expect(leaked).toEqual([])
   })
 })
 
