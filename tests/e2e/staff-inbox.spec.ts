@@ -67,7 +67,7 @@ async function sendInquiry(page: Page, values: ContactValues): Promise<string> {
 
 const CONSOLE_OF_FAILED_ATTEMPTS = /inbox: (verification|sign-in) failed|status of 4\d\d/
 
-test.describe('at 375 px', () => {
+test.describe('at 375 px, by touch', () => {
   test.use({ viewport: PHONE, hasTouch: true })
 
   test('pulling the list down refreshes it: an inquiry sent meanwhile appears', async ({
@@ -95,62 +95,68 @@ test.describe('at 375 px', () => {
     await expect(inquiryEntry(page, name)).toBeVisible()
     await expect(page.getByText(copy.list.release)).toHaveCount(0)
   })
-
-  test('staff sign in, enrol, unlock the key on the device, read the message just sent and mark it', async ({
-    page,
-    allowConsoleError,
-  }) => {
-    // The inbox writes failed attempts to the console (the page shows a sentence).
-    allowConsoleError(CONSOLE_OF_FAILED_ATTEMPTS)
-    const name = uniqueName('Phone Reader')
-    const id = await sendInquiry(page, {
-      name,
-      contact: 'reader@example.com',
-      message: 'Read me on a phone.',
-    })
-
-    const email = await addStaff()
-    await page.goto(E2E_INBOX_URL)
-    await signIn(page, email, 'not the password')
-    await expect(page.getByRole('alert')).toHaveText(copy.signIn.failed)
-    await signIn(page, email)
-
-    // Enrolment: the QR code is drawn on the page, and the setup key is there as text.
-    const key = await setupKey(page)
-    await expect(page.getByRole('img', { name: copy.code.qrLabel })).toBeVisible()
-    await enterCode(page, wrongCode(key))
-    await expect(page.getByRole('alert')).toHaveText(copy.code.wrong)
-    await enterCode(page, totpCode(key))
-
-    await importKey(page, { secret: await devIdentity() })
-    await inquiryEntry(page, name).click()
-    await expect(page.getByRole('heading', { name })).toBeVisible()
-    await expect(page.getByRole('link', { name: 'reader@example.com' })).toHaveAttribute(
-      'href',
-      'mailto:reader@example.com',
-    )
-    await expect(page.getByText('Read me on a phone.')).toBeVisible()
-    await page.getByRole('button', { name: copy.detail.statuses.responded }).click()
-    await expect(page.getByTestId('status')).toHaveText('responded')
-    const [row] = await submissionsWithId(id)
-    expect(row?.status).toBe('responded')
-    expect(row?.responded_at).not.toBeNull()
-
-    // A reload locks: the key and what it opened are gone; a wrong passphrase is told so.
-    await page.reload()
-    await unlock(page, 'not the passphrase')
-    await expect(page.getByRole('alert')).toHaveText(copy.key.wrongPassphrase)
-    await expect(page.getByText('Read me on a phone.')).toHaveCount(0)
-    await unlock(page)
-    await expect(inquiryEntry(page, name)).toBeVisible()
-
-    // Removed from the staff list, the same session reads nothing and is told why.
-    await removeStaff(email)
-    await page.getByRole('button', { name: copy.list.refresh }).click()
-    await expect(page.getByRole('alert')).toHaveText(copy.list.noAccess)
-    await expect(inquiryEntry(page, name)).toHaveCount(0)
-  })
 })
+
+for (const viewport of [PHONE, DESKTOP]) {
+  test.describe(`at ${viewport.width} px`, () => {
+    test.use({ viewport })
+
+    test('staff sign in, enrol, unlock the key on the device, read the message just sent and mark it', async ({
+      page,
+      allowConsoleError,
+    }) => {
+      // The inbox writes failed attempts to the console (the page shows a sentence).
+      allowConsoleError(CONSOLE_OF_FAILED_ATTEMPTS)
+      const name = uniqueName('Phone Reader')
+      const id = await sendInquiry(page, {
+        name,
+        contact: 'reader@example.com',
+        message: 'Read me on a phone.',
+      })
+
+      const email = await addStaff()
+      await page.goto(E2E_INBOX_URL)
+      await signIn(page, email, 'not the password')
+      await expect(page.getByRole('alert')).toHaveText(copy.signIn.failed)
+      await signIn(page, email)
+
+      // Enrolment: the QR code is drawn on the page, and the setup key is there as text.
+      const key = await setupKey(page)
+      await expect(page.getByRole('img', { name: copy.code.qrLabel })).toBeVisible()
+      await enterCode(page, wrongCode(key))
+      await expect(page.getByRole('alert')).toHaveText(copy.code.wrong)
+      await enterCode(page, totpCode(key))
+
+      await importKey(page, { secret: await devIdentity() })
+      await inquiryEntry(page, name).click()
+      await expect(page.getByRole('heading', { name })).toBeVisible()
+      await expect(page.getByRole('link', { name: 'reader@example.com' })).toHaveAttribute(
+        'href',
+        'mailto:reader@example.com',
+      )
+      await expect(page.getByText('Read me on a phone.')).toBeVisible()
+      await page.getByRole('button', { name: copy.detail.statuses.responded }).click()
+      await expect(page.getByTestId('status')).toHaveText('responded')
+      const [row] = await submissionsWithId(id)
+      expect(row?.status).toBe('responded')
+      expect(row?.responded_at).not.toBeNull()
+
+      // A reload locks: the key and what it opened are gone; a wrong passphrase is told so.
+      await page.reload()
+      await unlock(page, 'not the passphrase')
+      await expect(page.getByRole('alert')).toHaveText(copy.key.wrongPassphrase)
+      await expect(page.getByText('Read me on a phone.')).toHaveCount(0)
+      await unlock(page)
+      await expect(inquiryEntry(page, name)).toBeVisible()
+
+      // Removed from the staff list, the same session reads nothing and is told why.
+      await removeStaff(email)
+      await page.getByRole('button', { name: copy.list.refresh }).click()
+      await expect(page.getByRole('alert')).toHaveText(copy.list.noAccess)
+      await expect(inquiryEntry(page, name)).toHaveCount(0)
+    })
+  })
+}
 
 for (const viewport of [PHONE, DESKTOP]) {
   test(`every screen of the inbox passes axe and no fixed layer covers a control at ${viewport.width} px`, async ({
@@ -290,7 +296,7 @@ test('the first screen loads at most 140 KB gzip of JavaScript', async ({ page }
   expect(weights.map((weight) => weight.path).join(' ')).not.toMatch(/key-gate|inbox-data/)
 })
 
-test('the inbox is served with its own headers, and no public page or the sitemap links it', async ({
+test('the inbox is served with its own headers; no public page, the sitemap or the site’s service worker names it', async ({
   request,
 }) => {
   const answer = await request.get(`${E2E_INBOX_URL}/`)
@@ -303,8 +309,8 @@ test('the inbox is served with its own headers, and no public page or the sitema
   expect((await request.get(`${E2E_INBOX_URL}/no-such-page`)).status()).toBe(404)
 
   const publicText = await Promise.all(
-    [...allPages.map(({ path }) => path), '/sitemap.xml', '/robots.txt'].map(async (path) =>
-      (await request.get(path)).text(),
+    [...allPages.map(({ path }) => path), '/sitemap.xml', '/robots.txt', '/sw.js'].map(
+      async (path) => (await request.get(path)).text(),
     ),
   )
   for (const text of publicText) {
