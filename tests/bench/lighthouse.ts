@@ -25,6 +25,10 @@ import { audit, median, type Run } from './lighthouse-audit'
  * stray run in either variant moves a route's ratio by ±0.12.
  */
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
+// BENCH_ROUTES=/,/privacy measures some routes only (a closer look at one, with more runs).
+const ROUTES = process.env.BENCH_ROUTES
+  ? siteRoutes.filter((route) => process.env.BENCH_ROUTES?.split(',').includes(route.path))
+  : siteRoutes
 const DIST = resolve('dist')
 const TARGETS = {
   performance: 98,
@@ -80,7 +84,7 @@ async function main() {
   const report: Record<string, unknown>[] = []
   const misses: string[] = []
   try {
-    for (const route of siteRoutes) {
+    for (const route of ROUTES) {
       const runs: Run[] = []
       const noJsRuns: Run[] = []
       // Interleaved, so a slow moment of the machine weighs on both variants alike.
