@@ -86,7 +86,7 @@ export function InquiryDetail({
         <dt>{copy.detail.due}</dt>
         <dd>{formatTime(dueAt(inquiry))}</dd>
         <dt>{copy.detail.status}</dt>
-        <dd data-testid="status">{inquiry.status}</dd>
+        <dd data-testid="status">{copy.statuses[inquiry.status]}</dd>
       </dl>
       {purge && <p>{copy.detail.purged(formatTime(purge))}</p>}
       <div className="actions">
@@ -97,7 +97,7 @@ export function InquiryDetail({
             onClick={() => void change(status)}
             aria-pressed={inquiry.status === status}
           >
-            {copy.detail.statuses[status]}
+            {copy.statuses[status]}
           </button>
         ))}
       </div>

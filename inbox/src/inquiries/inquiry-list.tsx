@@ -31,7 +31,7 @@ export function InquiryList({
                 </span>
               )}
               <span className="when">
-                {formatAge(new Date(inquiry.created_at))} · {inquiry.status}
+                {formatAge(new Date(inquiry.created_at))} · {copy.statuses[inquiry.status]}
                 {inquiry.overdue ? (
                   <strong className="badge overdue"> {copy.list.overdue}</strong>
                 ) : inquiry.status === 'new' ? (
