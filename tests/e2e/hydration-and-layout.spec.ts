@@ -1,4 +1,3 @@
-import type { Page } from '@playwright/test'
 import { formCopy } from '../../src/features/contact/contact-copy'
 import {
   allowNotFoundConsoleOn,
@@ -8,6 +7,7 @@ import {
   NOT_FOUND_PATH,
   openMenu,
   PHONE,
+  sidewaysOverflow,
 } from '../support/site'
 import { expect, HARNESS_CONSOLE_NOTES, test } from '../support/strict-page'
 
@@ -68,14 +68,4 @@ for (const { path } of allPages) {
     overflows.push(...(await sidewaysOverflow(page, `${WIDTHS[0]}px, menu open`)))
     expect(overflows).toEqual([])
   })
-}
-
-async function sidewaysOverflow(page: Page, label: string): Promise<string[]> {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: document.scrollingElement?.scrollWidth ?? Number.POSITIVE_INFINITY,
-    innerWidth: window.innerWidth,
-  }))
-  return scrollWidth <= innerWidth
-    ? []
-    : [`${label}: page is ${scrollWidth}px wide in a ${innerWidth}px window`]
 }

@@ -208,6 +208,17 @@ export async function expectSameDocument(page: Page): Promise<void> {
   expect(marker, 'the navigation reloaded the document').toBe('same-document')
 }
 
+/** The page's sideways overflow, as a sentence per problem (none when it fits the window). */
+export async function sidewaysOverflow(page: Page, label: string): Promise<string[]> {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.scrollingElement?.scrollWidth ?? Number.POSITIVE_INFINITY,
+    innerWidth: window.innerWidth,
+  }))
+  return scrollWidth <= innerWidth
+    ? []
+    : [`${label}: page is ${scrollWidth}px wide in a ${innerWidth}px window`]
+}
+
 /** Small, common and large phone screens. */
 export const PHONES = [
   { width: 320, height: 568 },

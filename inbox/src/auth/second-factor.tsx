@@ -5,6 +5,19 @@ import { supabase } from '../supabase-client'
 
 type Enrolment = { factorId: string; qrCode: string; secret: string }
 
+const AUTH_JS_SVG_PREFIX = 'data:image/svg+xml;utf-8,'
+
+/**
+ * The QR code as an image address. auth-js hands Auth's SVG over as `data:image/svg+xml;utf-8,`
+ * followed by the markup unescaped, so a `#` in it (a colour such as `#000000`) ends the address
+ * there and the browser shows a broken image; escaped, it draws whatever the SVG holds.
+ */
+export function qrCodeImage(qrCode: string): string {
+  if (!qrCode.startsWith(AUTH_JS_SVG_PREFIX)) return qrCode
+  const svg = qrCode.slice(AUTH_JS_SVG_PREFIX.length)
+  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`
+}
+
 /**
  * The second factor: enrol TOTP the first time (QR code as Auth draws it, and the setup key as
  * text), otherwise the code of the verified factor. Ends with an aal2 session.
@@ -60,7 +73,7 @@ export function SecondFactor({ onVerified }: { onVerified: () => void }) {
         <>
           <p>{copy.code.enrolLead}</p>
           <img
-            src={enrolment.qrCode}
+            src={qrCodeImage(enrolment.qrCode)}
             alt={copy.code.qrLabel}
             className="qr"
             width={200}
