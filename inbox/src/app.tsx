@@ -111,7 +111,8 @@ export function InboxApp() {
     setStage('signed-out')
   }
 
-  const header = stage !== 'signed-out' && stage !== 'loading' && (
+  // The agency's name from the first screen on, so staff know where they are signing in.
+  const header = stage !== 'loading' && (
     <header className="bar">
       <span>{copy.title(inboxEnv.agencyName)}</span>
       {stage === 'open' && (
@@ -119,9 +120,11 @@ export function InboxApp() {
           {copy.lock}
         </button>
       )}
-      <button type="button" onClick={() => void signOut()}>
-        {copy.signOut}
-      </button>
+      {stage !== 'signed-out' && (
+        <button type="button" onClick={() => void signOut()}>
+          {copy.signOut}
+        </button>
+      )}
     </header>
   )
 

@@ -245,6 +245,7 @@ test('locks by itself after 10 minutes unused and after 5 minutes in the backgro
   expect(refreshToken).toBeTruthy()
   await page.getByRole('button', { name: copy.signOut }).click()
   await expect(page.getByRole('heading', { name: copy.signIn.heading })).toBeVisible()
+  await expect(page.getByRole('banner')).toHaveText(copy.title(ENV_DEFAULTS.VITE_AGENCY_NAME))
   expect(await webStorageContents(page)).not.toContain('refresh_token')
   expect(await indexedDbContents(page)).not.toContain('"rows"')
   const { anonKey } = await signApiKeys(DEMO_JWT_SECRET)
