@@ -7,7 +7,7 @@ import { copy } from '../../inbox/src/copy'
 import { totpCode } from '../../supabase/local/auth/totp'
 import { DEMO_JWT_SECRET, signApiKeys } from '../../supabase/local/gateway'
 import { axeViolations } from '../support/axe'
-import { submissionsWithId, uniqueName } from '../support/backend-db'
+import { insertRowSealedToAnotherKey, submissionsWithId, uniqueName } from '../support/backend-db'
 import {
   markedValues,
   openFillAndSend,
@@ -171,6 +171,7 @@ for (const viewport of [SMALL_PHONE, PHONE, DESKTOP]) {
     await page.setViewportSize(viewport)
     const name = uniqueName('Axe Reader')
     await sendInquiry(page, { name, contact: '@axe_reader', message: 'Checked by axe.' })
+    const other = await insertRowSealedToAnotherKey()
     const screens: Record<string, string[]> = {}
     const check = async (screen: string) => {
       screens[screen] = [
@@ -192,6 +193,8 @@ for (const viewport of [SMALL_PHONE, PHONE, DESKTOP]) {
     await check('import the key')
     await importKey(page, { secret: await devIdentity() })
     await expect(inquiryEntry(page, name)).toBeVisible()
+    // A row this device holds no key for says so, with its key_id, instead of failing the list.
+    await expect(page.getByText(copy.list.otherKey(other.keyId))).toHaveCount(1)
     await check('the list')
     await inquiryEntry(page, name).click()
     await expect(page.getByRole('link', { name: '@axe_reader' })).toHaveAttribute(

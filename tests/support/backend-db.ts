@@ -1,3 +1,5 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import { armor, Encrypter, generateX25519Identity, identityToRecipient } from 'age-encryption'
 import pg from 'pg'
 import type { SubmissionRow as StoredRow } from '../../supabase/staff/inbox-store'
 import { openSealed } from './contact-form'
@@ -42,4 +44,32 @@ export async function submissionsNamed(name: string): Promise<SubmissionRow[]> {
 /** A name no other test (or earlier run) uses, so row counts are this test's alone. */
 export function uniqueName(label: string): string {
   return `${label} ${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`
+}
+
+/**
+ * A row sealed to a key set the database knows but the development identity is not in (as after
+ * a rotation, on a device that holds only the new key): registered, then stored as the form would.
+ */
+export async function insertRowSealedToAnotherKey(): Promise<{ id: string; keyId: string }> {
+  const recipient = await identityToRecipient(await generateX25519Identity())
+  const encrypter = new Encrypter()
+  encrypter.addRecipient(recipient)
+  const sealed = armor.encode(await encrypter.encrypt(randomBytes(1024)))
+  const client = new pg.Client({ connectionString: E2E_DB_URL })
+  await client.connect()
+  try {
+    const registered = await client.query<{ key_id: string }>(
+      `select private.register_submission_key(array[$1], 'another device') as key_id`,
+      [recipient],
+    )
+    const keyId = registered.rows[0]?.key_id ?? ''
+    const id = randomUUID()
+    await client.query(
+      'insert into public.contact_submissions (id, key_id, sealed) values ($1, $2, $3)',
+      [id, keyId, sealed],
+    )
+    return { id, keyId }
+  } finally {
+    await client.end()
+  }
 }
