@@ -11,6 +11,7 @@ import { InquiryList } from './inquiries/inquiry-list'
 import { usePullToRefresh } from './inquiries/use-pull-to-refresh'
 import { useAutoLock } from './key/use-auto-lock'
 import { supabase } from './supabase-client'
+import { ScreenHeading } from './ui/screen-heading'
 
 // The key's code (age, scrypt) and the opening of rows load after sign-in: the first screen is
 // the sign-in form, and needs neither.
@@ -44,6 +45,8 @@ export function InboxApp() {
   const [inquiries, setInquiries] = useState<Inquiry[] | null>(null)
   const [times, setTimes] = useState<ResponseTimes | null>(null)
   const [selected, setSelected] = useState<string | null>(null)
+  // The inquiry last closed with "All inquiries": its row takes the focus back in the list.
+  const [returnedFrom, setReturnedFrom] = useState<string | null>(null)
   const linked = useRef<string | null>(null)
   const [error, setError] = useState<string | null>(null)
   // When the list shown is the one kept on this device, because the server could not be reached.
@@ -151,7 +154,10 @@ export function InboxApp() {
         {stage === 'open' && selectedInquiry && (
           <InquiryDetail
             inquiry={selectedInquiry}
-            onBack={() => setSelected(null)}
+            onBack={() => {
+              setReturnedFrom(selectedInquiry.id)
+              setSelected(null)
+            }}
             onChanged={(changed) =>
               setInquiries((current) =>
                 (current ?? []).map((inquiry) => (inquiry.id === changed.id ? changed : inquiry)),
@@ -162,7 +168,7 @@ export function InboxApp() {
         {stage === 'open' && !selectedInquiry && (
           <section aria-labelledby="list-heading">
             <div className="bar">
-              <h1 id="list-heading">{copy.list.heading}</h1>
+              <ScreenHeading id="list-heading">{copy.list.heading}</ScreenHeading>
               <button type="button" onClick={refreshOpenList}>
                 {copy.list.refresh}
               </button>
@@ -182,7 +188,11 @@ export function InboxApp() {
               <p role="status">{copy.list.offline(formatTime(new Date(offlineSince)))}</p>
             )}
             {inquiries && (
-              <InquiryList inquiries={inquiries} onOpen={(inquiry) => setSelected(inquiry.id)} />
+              <InquiryList
+                inquiries={inquiries}
+                onOpen={(inquiry) => setSelected(inquiry.id)}
+                focusOn={returnedFrom}
+              />
             )}
           </section>
         )}

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { Encrypter } from 'age-encryption'
 import { submitToasts } from '../../src/features/contact/contact-copy'
 import { ENV_DEFAULTS } from '../../src/lib/env'
@@ -36,6 +36,7 @@ import {
 import { allPages, DESKTOP, PHONE, PHONES, sidewaysOverflow } from '../support/site'
 import {
   addStaff,
+  DEVICE_PASSPHRASE,
   devIdentity,
   enterCode,
   firstVisit,
@@ -44,6 +45,7 @@ import {
   removeStaff,
   setupKey,
   signIn,
+  STAFF_PASSWORD,
   unlock,
   wrongCode,
 } from '../support/staff-inbox'
@@ -215,6 +217,58 @@ for (const viewport of [SMALL_PHONE, PHONE, DESKTOP]) {
     })
   })
 }
+
+/** Presses Tab (or Shift+Tab) until `target` has the focus: it fails if it is never reached. */
+async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Tab') {
+  // The list holds every test's rows by now: generous, and still a failure if never reached.
+  for (let presses = 0; presses < 400; presses += 1) {
+    if (await target.evaluate((element) => element === document.activeElement)) return
+    await page.keyboard.press(key)
+  }
+  await expect(target).toBeFocused()
+}
+
+test('by keyboard alone: sign in, enrol, unlock, read and mark an inquiry; each new screen starts at its heading, and the list at the row just read', async ({
+  page,
+}) => {
+  await page.setViewportSize(DESKTOP)
+  const name = uniqueName('Keyboard Reader')
+  await sendInquiry(page, { name, contact: 'keys@example.com', message: 'Read by keyboard.' })
+  const email = await addStaff()
+
+  await page.goto(E2E_INBOX_URL)
+  await tabTo(page, page.getByLabel(copy.signIn.email))
+  await page.keyboard.type(email)
+  await tabTo(page, page.getByLabel(copy.signIn.password))
+  await page.keyboard.type(STAFF_PASSWORD)
+  await page.keyboard.press('Enter')
+
+  await expect(page.getByRole('heading', { name: copy.code.enrolHeading })).toBeFocused()
+  const key = (await page.locator('.setup-key').textContent()) ?? ''
+  await tabTo(page, page.getByLabel(copy.code.field))
+  await page.keyboard.type(totpCode(key))
+  await page.keyboard.press('Enter')
+
+  await expect(page.getByRole('heading', { name: copy.key.importHeading })).toBeFocused()
+  await tabTo(page, page.getByLabel(copy.key.secret))
+  await page.keyboard.insertText(await devIdentity())
+  await tabTo(page, page.getByLabel(copy.key.passphrase, { exact: true }))
+  await page.keyboard.type(DEVICE_PASSPHRASE)
+  await tabTo(page, page.getByLabel(copy.key.repeat))
+  await page.keyboard.type(DEVICE_PASSPHRASE)
+  await page.keyboard.press('Enter')
+
+  await expect(page.getByRole('heading', { name: copy.list.heading })).toBeFocused()
+  await tabTo(page, inquiryEntry(page, name))
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('heading', { name })).toBeFocused()
+  await tabTo(page, page.getByRole('button', { name: copy.statuses.responded }))
+  await page.keyboard.press('Space')
+  await expect(page.getByTestId('status')).toHaveText(copy.statuses.responded)
+  await tabTo(page, page.getByRole('button', { name: copy.detail.back }), 'Shift+Tab')
+  await page.keyboard.press('Enter')
+  await expect(inquiryEntry(page, name)).toBeFocused()
+})
 
 test('locks by itself after 10 minutes unused and after 5 minutes in the background; Sign out ends the session', async ({
   page,

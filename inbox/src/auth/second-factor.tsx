@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react'
 import { copy } from '../copy'
 import { Field } from '../ui/field'
 import { supabase } from '../supabase-client'
+import { ScreenHeading } from '../ui/screen-heading'
 
 type Enrolment = { factorId: string; qrCode: string; secret: string }
 
@@ -68,7 +69,9 @@ export function SecondFactor({ onVerified }: { onVerified: () => void }) {
 
   return (
     <form onSubmit={(event) => void submit(event)} className="card" aria-labelledby="code-heading">
-      <h1 id="code-heading">{enrolment ? copy.code.enrolHeading : copy.code.heading}</h1>
+      <ScreenHeading id="code-heading">
+        {enrolment ? copy.code.enrolHeading : copy.code.heading}
+      </ScreenHeading>
       {enrolment && (
         <>
           <p>{copy.code.enrolLead}</p>

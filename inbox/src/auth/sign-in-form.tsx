@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { copy } from '../copy'
 import { Field } from '../ui/field'
 import { supabase } from '../supabase-client'
+import { ScreenHeading } from '../ui/screen-heading'
 
 /** Email and password; the next step (second factor) is the app's to decide. */
 export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
@@ -29,7 +30,7 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
       className="card"
       aria-labelledby="sign-in-heading"
     >
-      <h1 id="sign-in-heading">{copy.signIn.heading}</h1>
+      <ScreenHeading id="sign-in-heading">{copy.signIn.heading}</ScreenHeading>
       <Field label={copy.signIn.email} name="email" type="email" autoComplete="username" required />
       <Field
         label={copy.signIn.password}

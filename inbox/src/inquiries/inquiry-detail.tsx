@@ -3,6 +3,7 @@ import { copy } from '../copy'
 import { formatTime } from './format'
 import type { SettableStatus } from './inbox-data'
 import { dueAt, purgeAfter, type Inquiry } from './inquiry'
+import { ScreenHeading } from '../ui/screen-heading'
 
 const STATUSES: SettableStatus[] = ['responded', 'engaged', 'completed', 'declined']
 
@@ -51,7 +52,7 @@ export function InquiryDetail({
       <button type="button" onClick={onBack} className="link">
         {copy.detail.back}
       </button>
-      <h1 id="inquiry-heading">{fields?.name ?? inquiry.id.slice(0, 8)}</h1>
+      <ScreenHeading id="inquiry-heading">{fields?.name ?? inquiry.id.slice(0, 8)}</ScreenHeading>
       {fields ? (
         <dl>
           <dt>{copy.detail.contact}</dt>

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react'
 import { copy } from '../copy'
 import { formatAge, formatTime } from './format'
 import { dueAt, type Inquiry } from './inquiry'
@@ -6,18 +7,32 @@ import { dueAt, type Inquiry } from './inquiry'
 export function InquiryList({
   inquiries,
   onOpen,
+  focusOn,
 }: {
   inquiries: Inquiry[]
   onOpen: (inquiry: Inquiry) => void
+  /** The inquiry whose row gets the focus when the list shows (the one just read). */
+  focusOn: string | null
 }) {
+  const list = useRef<HTMLUListElement>(null)
+  useEffect(() => {
+    if (!focusOn) return
+    list.current?.querySelector<HTMLButtonElement>(`[data-inquiry="${focusOn}"]`)?.focus()
+  }, [focusOn])
+
   if (inquiries.length === 0) return <p>{copy.list.empty}</p>
   return (
-    <ul className="inquiries">
+    <ul className="inquiries" ref={list}>
       {inquiries.map((inquiry) => {
         const opened = 'document' in inquiry.opened ? inquiry.opened : null
         return (
           <li key={inquiry.id}>
-            <button type="button" onClick={() => onOpen(inquiry)} className="inquiry">
+            <button
+              type="button"
+              onClick={() => onOpen(inquiry)}
+              className="inquiry"
+              data-inquiry={inquiry.id}
+            >
               <span className="who">
                 {opened
                   ? opened.document.name

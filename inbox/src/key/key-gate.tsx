@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react'
 import { copy } from '../copy'
 import { Field } from '../ui/field'
 import { inboxEnv } from '../inbox-env'
+import { ScreenHeading } from '../ui/screen-heading'
 import {
   addPasskey,
   hasPasskey,
@@ -101,7 +102,7 @@ export function KeyGate({
   if (saved.key) {
     return (
       <form onSubmit={unlock} className="card" aria-labelledby="unlock-heading">
-        <h1 id="unlock-heading">{copy.key.unlockHeading}</h1>
+        <ScreenHeading id="unlock-heading">{copy.key.unlockHeading}</ScreenHeading>
         {saved.passkey && (
           <button type="button" disabled={busy} onClick={() => void run(unlockWithPasskey)}>
             {copy.key.passkeyUnlock}
@@ -123,7 +124,7 @@ export function KeyGate({
   }
   return (
     <form onSubmit={importKey} className="card" aria-labelledby="import-heading">
-      <h1 id="import-heading">{copy.key.importHeading}</h1>
+      <ScreenHeading id="import-heading">{copy.key.importHeading}</ScreenHeading>
       <p>{copy.key.importLead}</p>
       <label>
         {copy.key.secret}
