@@ -61,7 +61,11 @@ export function InquiryDetail({
             <button
               type="button"
               onClick={() =>
-                void navigator.clipboard.writeText(fields.contact).then(() => setCopied(true))
+                // Where the clipboard is refused, the contact is still there to select by hand.
+                void navigator.clipboard.writeText(fields.contact).then(
+                  () => setCopied(true),
+                  () => setCopied(false),
+                )
               }
             >
               {copied ? copy.detail.copied : copy.detail.copy}
