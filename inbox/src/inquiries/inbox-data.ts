@@ -1,11 +1,12 @@
 import { supabase } from '../supabase-client'
 import type { Inquiry, InquiryRow } from './inquiry'
-import { openInquiry, sortInquiries } from './inquiries'
+import { allPages, openInquiry, sortInquiries } from './inquiries'
 import { keepSealedList, lastSealedList, type SealedList } from './list-cache'
 
 /** The inbox's reads and its one write, through the database's rules for signed-in staff. */
 
 const COLUMNS = 'id, key_id, sealed, status, created_at, responded_at, completed_at'
+const PAGE_ROWS = 500
 
 export type ResponseTimes = { p50: string | null; p90: string | null; within_24h: number | null }
 
@@ -28,14 +29,31 @@ async function fetchSealedList(): Promise<SealedList> {
   if (access.error) failed('the access check', access.error)
   if (access.data !== true) throw new InboxDataError('no-access')
   const [rows, overdue] = await Promise.all([
-    supabase.from('contact_submissions').select(COLUMNS).order('created_at', { ascending: false }),
-    supabase.from('inbox_overdue_submissions').select('id'),
+    allPages(async (from, to) => {
+      const page = await supabase
+        .from('contact_submissions')
+        .select(COLUMNS)
+        // The id breaks ties, so no row falls between two pages.
+        .order('created_at', { ascending: false })
+        .order('id')
+        .range(from, to)
+      if (page.error) failed('reading inquiries', page.error)
+      return page.data as InquiryRow[]
+    }, PAGE_ROWS),
+    allPages(async (from, to) => {
+      const page = await supabase
+        .from('inbox_overdue_submissions')
+        .select('id')
+        .order('id')
+        .range(from, to)
+      if (page.error) failed('reading the overdue view', page.error)
+      return page.data
+    }, PAGE_ROWS),
   ])
-  if (rows.error) failed('reading inquiries', rows.error)
-  if (overdue.error) failed('reading the overdue view', overdue.error)
   const list: SealedList = {
-    rows: rows.data as InquiryRow[],
-    overdueIds: overdue.data.map((row) => row.id),
+    // A row that arrived between two pages pushes one row of the first into the second: once.
+    rows: [...new Map(rows.map((row) => [row.id, row])).values()],
+    overdueIds: overdue.map((row) => row.id),
     fetchedAt: new Date().toISOString(),
   }
   await keepSealedList(list)

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { sealSubmission } from '../../../src/features/contact/sealing/seal-submission'
 import { buildDocument } from '../../../src/shared/submission/sealed-document'
 import type { Inquiry, InquiryRow } from './inquiry'
-import { openInquiry, sortInquiries } from './inquiries'
+import { allPages, openInquiry, sortInquiries } from './inquiries'
 
 const HOUR = 3_600_000
 const NOW = Date.parse('2026-11-24T12:00:00Z')
@@ -66,5 +66,33 @@ describe('openInquiry', () => {
     expect(other.opened).toEqual({ problem: 'other-key' })
     const damaged = await openInquiry({ ...row(id, 1), sealed: 'not armor' }, [mine], new Set())
     expect(damaged.opened).toEqual({ problem: 'damaged' })
+  })
+})
+
+describe('allPages', () => {
+  const table = Array.from({ length: 1234 }, (_, index) => index)
+
+  it('reads every row though the server answers fewer per request than a page asks for', async () => {
+    const maxRows = 100 // a project's "Max rows", lower than the page size
+    const requests: [number, number][] = []
+    const rows = await allPages(async (from, to) => {
+      requests.push([from, to])
+      return table.slice(from, Math.min(to + 1, from + maxRows))
+    }, 500)
+    expect(rows).toEqual(table)
+    expect(requests[1]).toEqual([100, 599])
+    expect(requests).toHaveLength(14)
+  })
+
+  it('asks once for an empty table, and once more after a last full page', async () => {
+    const none = await allPages(async () => [], 500)
+    expect(none).toEqual([])
+    let asked = 0
+    const exactly = await allPages(
+      async (from) => (asked++, table.slice(from, from + 500).slice(0, 1000 - from)),
+      500,
+    )
+    expect(exactly).toEqual(table.slice(0, 1000))
+    expect(asked).toBe(3)
   })
 })

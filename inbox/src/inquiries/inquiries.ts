@@ -44,3 +44,20 @@ export function sortInquiries(inquiries: Inquiry[]): Inquiry[] {
     return rank(a) === 2 ? -age : age
   })
 }
+
+/**
+ * Every row of a query read page by page. A hosted project's API answers at most its "Max rows"
+ * (1000 by default, and an agency may lower it), so one request could silently drop the oldest
+ * rows, the overdue ones among them. Pages follow on from what actually came, until one is empty.
+ */
+export async function allPages<Row>(
+  page: (from: number, to: number) => Promise<Row[]>,
+  size: number,
+): Promise<Row[]> {
+  const rows: Row[] = []
+  for (;;) {
+    const next = await page(rows.length, rows.length + size - 1)
+    if (next.length === 0) return rows
+    rows.push(...next)
+  }
+}
