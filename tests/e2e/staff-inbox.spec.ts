@@ -78,6 +78,10 @@ test.describe('at 375 px, by touch', () => {
     context,
   }) => {
     await firstVisit(page)
+    // The browser's own pull-to-refresh (a reload, which locks) is off.
+    expect(
+      await page.evaluate(() => getComputedStyle(document.documentElement).overscrollBehaviorY),
+    ).toBe('contain')
     const name = uniqueName('Pulled In')
     const site = await context.newPage()
     await sendInquiry(site, { name, contact: 'pull@example.com', message: 'Pulled in.' })
