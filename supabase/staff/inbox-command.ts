@@ -4,15 +4,9 @@ import { type Output, pathFromUser, UsageError } from './cli-io'
 import { defaultIdentityFile, resolveConnection } from './connection'
 import { isReadableByOthers, readIdentities } from './identity-file'
 import { formatList, formatStatusChange, formatSubmission } from './inbox-format'
-import {
-  countSubmissions,
-  findSubmission,
-  listSubmissions,
-  SETTABLE_STATUSES,
-  type SettableStatus,
-  setStatus,
-} from './inbox-store'
+import { countSubmissions, findSubmission, listSubmissions, setStatus } from './inbox-store'
 import { openSealed } from './open-sealed'
+import { SETTABLE_STATUSES, type SettableStatus } from '../../src/shared/staff-workflow'
 
 export const USAGE = `Usage:
   npm run inbox -- list [--limit N]                  overdue first, then new, then the rest (never shows content)

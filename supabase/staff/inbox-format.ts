@@ -1,5 +1,5 @@
 import type { Counts, ListedSubmission, StatusChange, StoredSubmission } from './inbox-store'
-import { RESPONSE_HOURS } from './inbox-store'
+import { RESPONSE_HOURS } from '../../src/shared/staff-workflow'
 import type { SealedDocument } from '../../src/shared/submission/sealed-document'
 
 /** What `npm run inbox` prints. Values a visitor typed only ever reach `formatSubmission`. */

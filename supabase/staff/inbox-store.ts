@@ -1,5 +1,6 @@
 import type pg from 'pg'
 import type { Database } from '../../src/shared/database-types'
+import type { SettableStatus } from '../../src/shared/staff-workflow'
 import { UsageError } from './cli-io'
 
 /** The SQL behind `npm run inbox`, for a client connected as a member of `contact_staff`. */
@@ -22,12 +23,6 @@ export const STATUSES = [
   'completed',
   'declined',
 ] as const satisfies readonly Status[]
-/** What staff may set: `new` is where every row starts, never a destination. */
-export const SETTABLE_STATUSES = ['responded', 'engaged', 'completed', 'declined'] as const
-export type SettableStatus = (typeof SETTABLE_STATUSES)[number]
-
-/** The promise on the contact page: an answer within 24 hours (shown as time left; overdue is the view's). */
-export const RESPONSE_HOURS = 24
 
 export type ListedSubmission = {
   id: string

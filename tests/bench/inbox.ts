@@ -27,6 +27,14 @@ import { startLocalBackend } from '../../supabase/local/local-backend'
 import { runStaff } from '../../supabase/staff/staff-command'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
 import { sum, weighPage } from '../support/page-weight'
+import {
+  enterCode,
+  importKey,
+  setupKey,
+  signIn,
+  STAFF_PASSWORD,
+  unlock,
+} from '../support/staff-inbox'
 import { audit, median } from './lighthouse-audit'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
@@ -42,8 +50,6 @@ const TARGETS = {
   unlockMs: 2000,
   listMs: 1000,
 }
-const PASSWORD = 'bench staff password'
-const PASSPHRASE = 'bench device passphrase'
 
 /** 200 inquiries sealed to the backend's development identity, as the public form seals them. */
 async function seedInquiries(
@@ -91,8 +97,7 @@ async function timeUnlock(page: Page): Promise<{ unlockMs: number; listMs: numbe
     },
     { heading: copy.list.heading, rows: ROWS },
   )
-  await page.getByLabel(copy.key.passphrase).fill(PASSPHRASE)
-  await page.getByRole('button', { name: copy.key.unlock }).click()
+  await unlock(page)
   await page.waitForFunction(
     () => (window as unknown as { benchTimes: Record<string, number> }).benchTimes.listed,
     undefined,
@@ -140,24 +145,17 @@ async function main() {
           misses.push(`first screen: ${report.firstScreenJsGzipKB} KB gzip of JavaScript`)
 
         const email = `bench-${randomUUID().slice(0, 8)}@example.com`
-        await runStaff(['add', email, '--password', PASSWORD], {
+        await runStaff(['add', email, '--password', STAFF_PASSWORD], {
           env: { SUPABASE_URL: backend.url, SUPABASE_SERVICE_ROLE_KEY: backend.serviceRoleKey },
           output: { out: () => {}, err: () => {} },
         })
         const page = await browser.newPage()
         await page.goto(base)
-        await page.getByLabel(copy.signIn.email).fill(email)
-        await page.getByLabel(copy.signIn.password).fill(PASSWORD)
-        await page.getByRole('button', { name: copy.signIn.submit }).click()
-        await expect(page.getByRole('heading', { name: copy.code.enrolHeading })).toBeVisible()
-        const setupKey = (await page.locator('.setup-key').textContent()) ?? ''
-        await page.getByLabel(copy.code.field).fill(totpCode(setupKey))
-        await page.getByRole('button', { name: copy.code.submit }).click()
-        const identity = await readFile(join(backendDir, 'dev-identity.txt'), 'utf8')
-        await page.getByLabel(copy.key.secret).fill(identity)
-        await page.getByLabel(copy.key.passphrase, { exact: true }).fill(PASSPHRASE)
-        await page.getByLabel(copy.key.repeat).fill(PASSPHRASE)
-        await page.getByRole('button', { name: copy.key.save }).click()
+        await signIn(page, email)
+        await enterCode(page, totpCode(await setupKey(page)))
+        await importKey(page, {
+          secret: await readFile(join(backendDir, 'dev-identity.txt'), 'utf8'),
+        })
         await expect(page.locator('ul.inquiries > li')).toHaveCount(ROWS, { timeout: 30_000 })
 
         const cdp = await page.context().newCDPSession(page)

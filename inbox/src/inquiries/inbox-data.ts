@@ -1,3 +1,4 @@
+import type { SettableStatus } from '../../../src/shared/staff-workflow'
 import { supabase } from '../supabase-client'
 import type { Inquiry, InquiryRow } from './inquiry'
 import { allPages, openInquiry, sortInquiries } from './inquiries'
@@ -5,6 +6,7 @@ import { keepSealedList, lastSealedList, type SealedList } from './list-cache'
 
 /** The inbox's reads and its one write, through the database's rules for signed-in staff. */
 
+// Exactly InquiryRow's columns (the grants allow these and no other): the typed client checks it.
 const COLUMNS = 'id, key_id, sealed, status, created_at, responded_at, completed_at'
 const PAGE_ROWS = 500
 
@@ -38,7 +40,7 @@ async function fetchSealedList(): Promise<SealedList> {
         .order('id')
         .range(from, to)
       if (page.error) failed('reading inquiries', page.error)
-      return page.data as InquiryRow[]
+      return page.data satisfies InquiryRow[]
     }, PAGE_ROWS),
     allPages(async (from, to) => {
       const page = await supabase
@@ -90,8 +92,6 @@ export async function loadResponseTimes(): Promise<ResponseTimes | null> {
   if (error) failed('reading response times', error)
   return (data[0] as ResponseTimes | undefined) ?? null
 }
-
-export type SettableStatus = 'responded' | 'engaged' | 'completed' | 'declined'
 
 /** Offline, a status change is refused (not queued): see the README, "The staff inbox". */
 export async function setStatus(id: string, status: SettableStatus) {

@@ -1,10 +1,7 @@
 /** Opening and ordering inquiries: loaded with the key, never on the sign-in screen. */
-import { armor, Decrypter } from 'age-encryption'
 import { BUDGET_OPTIONS, PROJECT_TYPE_OPTIONS } from '../../../src/shared/submission/fields'
-import {
-  parseSealedDocument,
-  type SealedDocument,
-} from '../../../src/shared/submission/sealed-document'
+import { openSealedSubmission } from '../../../src/shared/submission/open-sealed'
+import type { SealedDocument } from '../../../src/shared/submission/sealed-document'
 import type { Inquiry, InquiryRow, OptionLabels } from './inquiry'
 
 function optionLabels(document: SealedDocument): OptionLabels {
@@ -23,15 +20,16 @@ export async function openInquiry(
 ): Promise<Inquiry> {
   const overdue = overdueIds.has(row.id)
   if (!row.sealed) return { ...row, overdue, opened: { problem: 'damaged' } }
-  const decrypter = new Decrypter()
-  for (const identity of identities) decrypter.addIdentity(identity)
-  try {
-    const document = parseSealedDocument(await decrypter.decrypt(armor.decode(row.sealed), 'text'))
-    return { ...row, overdue, opened: { document, labels: optionLabels(document) } }
-  } catch (error) {
-    const otherKey = error instanceof Error && /no identity matched/.test(error.message)
-    return { ...row, overdue, opened: { problem: otherKey ? 'other-key' : 'damaged' } }
+  const opened = await openSealedSubmission(row.sealed, identities)
+  if ('problem' in opened) {
+    return {
+      ...row,
+      overdue,
+      opened: { problem: opened.problem === 'other-key' ? 'other-key' : 'damaged' },
+    }
   }
+  const { document } = opened
+  return { ...row, overdue, opened: { document, labels: optionLabels(document) } }
 }
 
 /** Overdue first (oldest first), then new (next due first), then the rest (newest first). */

@@ -1,11 +1,9 @@
 import { useState } from 'react'
 import { copy } from '../copy'
 import { formatTime } from './format'
-import type { SettableStatus } from './inbox-data'
+import { SETTABLE_STATUSES, type SettableStatus } from '../../../src/shared/staff-workflow'
 import { dueAt, purgeAfter, type Inquiry } from './inquiry'
 import { ScreenHeading } from '../ui/screen-heading'
-
-const STATUSES: SettableStatus[] = ['responded', 'engaged', 'completed', 'declined']
 
 /** The contact as an action where it is one (email, Telegram, WhatsApp), else null. */
 function contactLink(contact: string): string | null {
@@ -95,7 +93,7 @@ export function InquiryDetail({
       </dl>
       {purge && <p>{copy.detail.purged(formatTime(purge))}</p>}
       <div className="actions">
-        {STATUSES.map((status) => (
+        {SETTABLE_STATUSES.map((status) => (
           <button
             key={status}
             type="button"

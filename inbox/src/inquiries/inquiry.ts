@@ -1,15 +1,12 @@
+import type { Database } from '../../../src/shared/database-types'
+import { CLOSED_PURGE_HOURS, RESPONSE_HOURS } from '../../../src/shared/staff-workflow'
 import type { SealedDocument } from '../../../src/shared/submission/sealed-document'
 
 /** A row as the inbox reads it, and what this device could make of it. */
-export type InquiryRow = {
-  id: string
-  key_id: string | null
-  sealed: string | null
-  status: 'new' | 'responded' | 'engaged' | 'completed' | 'declined'
-  created_at: string
-  responded_at: string | null
-  completed_at: string | null
-}
+export type InquiryRow = Pick<
+  Database['public']['Tables']['contact_submissions']['Row'],
+  'id' | 'key_id' | 'sealed' | 'status' | 'created_at' | 'responded_at' | 'completed_at'
+>
 
 export type Inquiry = InquiryRow & {
   overdue: boolean
@@ -23,15 +20,10 @@ export type OptionLabels = {
   budget: string | null
 }
 
-/** The promise on the contact page; overdue itself is what the database's view says. */
-export const RESPONSE_HOURS = 24
-/** Closed rows are deleted by the database's hourly purge 24 hours after closing. */
-export const PURGE_AFTER_HOURS = 24
-
 export const dueAt = (inquiry: InquiryRow) =>
   new Date(Date.parse(inquiry.created_at) + RESPONSE_HOURS * 3_600_000)
 
 export const purgeAfter = (inquiry: InquiryRow) =>
   inquiry.completed_at
-    ? new Date(Date.parse(inquiry.completed_at) + (PURGE_AFTER_HOURS + 1) * 3_600_000)
+    ? new Date(Date.parse(inquiry.completed_at) + (CLOSED_PURGE_HOURS + 1) * 3_600_000)
     : null
