@@ -62,6 +62,7 @@ export function InboxApp() {
     setIdentities(null)
     setInquiries(null)
     setSelected(null)
+    setReturnedFrom(null)
     setStage((current) => (current === 'open' ? 'locked' : current))
   }, [])
   useAutoLock(stage === 'open', lock)
