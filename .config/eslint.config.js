@@ -12,6 +12,8 @@ const nodeFiles = [
   'vite.config.ts',
   '.config/**',
   'src/build/**',
+  'src/inbox/vite.config.ts',
+  'src/inbox/pwa-options.ts',
   'src/**/*.test.{ts,tsx}',
   'tests/**',
   'supabase/**',
@@ -38,21 +40,67 @@ const layers = [
   },
 ]
 
-const layerRules = layers.map(({ files, above }) => ({
+/**
+ * The staff inbox (src/inbox/) is layered the same way: app → screens → features → components →
+ * content, lib.
+ */
+const inboxLayers = [
+  { folders: ['screens'], above: ['app'] },
+  { folders: ['features'], above: ['app', 'screens'] },
+  { folders: ['components'], above: ['app', 'screens', 'features'] },
+  { folders: ['content', 'lib'], above: ['app', 'screens', 'features', 'components'] },
+]
+
+const upward = (above) =>
+  above.map((layer) => ({
+    group: [`**/${layer}/*`, `**/${layer}`],
+    message: `Layers point down: this folder may not import from ${layer}/ (STYLE.md, "Layers point down").`,
+  }))
+
+/**
+ * Two apps, one repository (STYLE.md): a visitor must not download a line of the staff inbox, so
+ * nothing of the public site imports from src/inbox/; and the inbox shares with the site only what
+ * is one fact for both (src/shared/: the sealed document's contract, the database types), never
+ * its pages, features (the outbox) or components. An import leaves src/inbox/ when it climbs more
+ * folders than the file is deep inside it, so that rule is written per depth.
+ */
+const siteLeavesInbox = {
+  regex: '(^|/)inbox(/|$)',
+  message:
+    'Two apps: the public site never imports the staff inbox (STYLE.md, "Two apps, one repository").',
+}
+const inboxLeavesInbox = (depth) => ({
+  regex: `^(\\.\\./){${depth + 1},}(?!shared/)`,
+  message:
+    'Two apps: the staff inbox imports only from src/inbox/ and src/shared/ (STYLE.md, "Two apps, one repository").',
+})
+
+// ESLint keeps the last matching setting of a rule, not the union: each file gets one entry that
+// lists every pattern it is held to.
+const restrict = (files, patterns) => ({
   files,
   ignores: ['src/**/*.test.{ts,tsx}'],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: above.map((layer) => ({
-          group: [`**/${layer}/*`, `**/${layer}`],
-          message: `Layers point down: this folder may not import from src/${layer}/ (STYLE.md, "Layers point down").`,
-        })),
-      },
-    ],
+  rules: { 'no-restricted-imports': ['error', { patterns }] },
+})
+const INBOX_DEPTHS = [1, 2, 3]
+const importRules = [
+  {
+    ...restrict(['src/**/*.{ts,tsx}'], [siteLeavesInbox]),
+    ignores: ['src/**/*.test.{ts,tsx}', 'src/inbox/**'],
   },
-}))
+  ...layers.map(({ files, above }) => restrict(files, [...upward(above), siteLeavesInbox])),
+  ...INBOX_DEPTHS.map((depth) =>
+    restrict([`src/inbox/${'*/'.repeat(depth)}*.{ts,tsx}`], [inboxLeavesInbox(depth)]),
+  ),
+  ...inboxLayers.flatMap(({ folders, above }) =>
+    INBOX_DEPTHS.map((depth) =>
+      restrict(
+        folders.map((folder) => `src/inbox/${folder}/${'*/'.repeat(depth - 1)}*.{ts,tsx}`),
+        [...upward(above), inboxLeavesInbox(depth)],
+      ),
+    ),
+  ),
+]
 
 export default tseslint.config(
   {
@@ -91,7 +139,7 @@ export default tseslint.config(
       ...jsxA11y.flatConfigs.recommended.rules,
     },
   },
-  ...layerRules,
+  ...importRules,
   {
     // Playwright fixtures must destructure `{}` when they need no other fixture.
     files: ['tests/**/*.ts'],

@@ -46,7 +46,7 @@ export default defineConfig({
     },
     {
       // The staff inbox, on its own origin, with the headers its build wrote (_headers).
-      command: `vite preview --config inbox/vite.config.ts --port ${E2E_INBOX_PORT} --strictPort --outDir ${resolve(ROOT, E2E_INBOX_BUILD_DIR)}`,
+      command: `vite preview --config src/inbox/vite.config.ts --port ${E2E_INBOX_PORT} --strictPort --outDir ${resolve(ROOT, E2E_INBOX_BUILD_DIR)}`,
       cwd: '..',
       url: `http://127.0.0.1:${E2E_INBOX_PORT}/`,
       reuseExistingServer: false,

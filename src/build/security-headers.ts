@@ -70,7 +70,7 @@ export const HSTS_MAX_AGE_SECONDS = 2 * 365 * 24 * 60 * 60
 
 /**
  * The two apps the build writes headers for, each deployed to its own origin: the public site, and
- * the staff inbox (`inbox/`), which search engines must not index and which may ask for a passkey.
+ * the staff inbox (`src/inbox/`), which search engines must not index and which may ask for a passkey.
  */
 export type App = 'site' | 'inbox'
 

@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto'
 import { chromium, expect, type Page } from '@playwright/test'
 import * as chromeLauncher from 'chrome-launcher'
 import { build, preview } from 'vite'
-import { copy } from '../../inbox/src/copy'
+import { copy } from '../../src/inbox/content/copy'
 import { sealSubmission } from '../../src/features/contact/sealing/seal-submission'
 import { buildDocument } from '../../src/shared/submission/sealed-document'
 import { totpCode } from '../../supabase/local/auth/totp'
@@ -123,12 +123,12 @@ async function main() {
     await seedInquiries((sql, params) => backend.db.query(sql, params), backendDir)
     process.env.VITE_SUPABASE_URL = backend.url
     await build({
-      configFile: resolve('inbox/vite.config.ts'),
+      configFile: resolve('src/inbox/vite.config.ts'),
       build: { outDir },
       logLevel: 'warn',
     })
     const server = await preview({
-      configFile: resolve('inbox/vite.config.ts'),
+      configFile: resolve('src/inbox/vite.config.ts'),
       build: { outDir },
       preview: { host: '127.0.0.1', port: INBOX_PORT, strictPort: true },
       logLevel: 'warn',

@@ -16,4 +16,4 @@ build() {
 build node_modules/.cache/e2e-dist
 VITE_AGENCY_NAME="Umbra Growth Next" build node_modules/.cache/e2e-dist-next
 # The staff inbox, on its own origin (tests/support/ports.ts E2E_INBOX_BUILD_DIR).
-vite build --config inbox/vite.config.ts --outDir "$PWD/node_modules/.cache/e2e-inbox" --logLevel warn
+vite build --config src/inbox/vite.config.ts --outDir "$PWD/node_modules/.cache/e2e-inbox" --logLevel warn

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { expect, type Page } from '@playwright/test'
-import { copy } from '../../inbox/src/copy'
+import { copy } from '../../src/inbox/content/copy'
 import { totpCode } from '../../supabase/local/auth/totp'
 import { DEMO_JWT_SECRET, signApiKeys } from '../../supabase/local/gateway'
 import { runStaff } from '../../supabase/staff/staff-command'

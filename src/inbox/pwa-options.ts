@@ -1,5 +1,5 @@
 import type { VitePWAOptions } from 'vite-plugin-pwa'
-import { BACKGROUND, PWA_ASSETS } from '../src/build/pwa-options.ts'
+import { BACKGROUND, PWA_ASSETS } from '../build/pwa-options.ts'
 
 /**
  * The inbox as an installable app ("<agency> Inbox"): a manifest, and a service worker that

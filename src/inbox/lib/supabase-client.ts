@@ -1,5 +1,5 @@
 import { createClient } from '@supabase/supabase-js'
-import type { Database } from '../../src/shared/database-types'
+import type { Database } from '../../shared/database-types'
 import { inboxEnv } from './inbox-env'
 
 /**

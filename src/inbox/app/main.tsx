@@ -1,6 +1,6 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { InboxApp } from './app'
+import { InboxApp } from './inbox-app'
 import './inbox.css'
 
 createRoot(document.getElementById('root') as HTMLElement).render(

@@ -1,6 +1,6 @@
-import type { Database } from '../../../src/shared/database-types'
-import { CLOSED_PURGE_HOURS, RESPONSE_HOURS } from '../../../src/shared/staff-workflow'
-import type { SealedDocument } from '../../../src/shared/submission/sealed-document'
+import type { Database } from '../../../shared/database-types'
+import { CLOSED_PURGE_HOURS, RESPONSE_HOURS } from '../../../shared/staff-workflow'
+import type { SealedDocument } from '../../../shared/submission/sealed-document'
 
 /** A row as the inbox reads it, and what this device could make of it. */
 export type InquiryRow = Pick<

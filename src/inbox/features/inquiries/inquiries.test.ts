@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { generateIdentity, identityToRecipient } from 'age-encryption'
 import { describe, expect, it } from 'vitest'
-import { sealSubmission } from '../../../src/features/contact/sealing/seal-submission'
-import { buildDocument } from '../../../src/shared/submission/sealed-document'
+import { sealSubmission } from '../../../features/contact/sealing/seal-submission'
+import { buildDocument } from '../../../shared/submission/sealed-document'
 import type { Inquiry, InquiryRow } from './inquiry'
 import { allPages, openInquiry, sortInquiries } from './inquiries'
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import { copy } from '../copy'
+import { copy } from '../../content/copy'
 import { formatAge, formatTime } from './format'
 import { dueAt, type Inquiry } from './inquiry'
 

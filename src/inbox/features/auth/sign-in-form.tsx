@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react'
-import { copy } from '../copy'
-import { Field } from '../ui/field'
-import { supabase } from '../supabase-client'
-import { ScreenHeading } from '../ui/screen-heading'
+import { copy } from '../../content/copy'
+import { Field } from '../../components/field'
+import { supabase } from '../../lib/supabase-client'
+import { ScreenHeading } from '../../components/screen-heading'
 
 /** Email and password; the next step (second factor) is the app's to decide. */
 export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {

@@ -1,22 +1,22 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
-import { SecondFactor } from './auth/second-factor'
-import { SignInForm } from './auth/sign-in-form'
-import { copy } from './copy'
-import { inboxEnv } from './inbox-env'
-import { formatInterval, formatTime } from './inquiries/format'
-import type { ResponseTimes } from './inquiries/inbox-data'
-import { InquiryDetail } from './inquiries/inquiry-detail'
-import type { Inquiry } from './inquiries/inquiry'
-import { InquiryList } from './inquiries/inquiry-list'
-import { usePullToRefresh } from './inquiries/use-pull-to-refresh'
-import { useAutoLock } from './key/use-auto-lock'
-import { supabase } from './supabase-client'
-import { ScreenHeading } from './ui/screen-heading'
+import { SecondFactor } from '../features/auth/second-factor'
+import { SignInForm } from '../features/auth/sign-in-form'
+import { copy } from '../content/copy'
+import { inboxEnv } from '../lib/inbox-env'
+import type { ResponseTimes } from '../features/inquiries/inbox-data'
+import { InquiryDetail } from '../features/inquiries/inquiry-detail'
+import type { Inquiry } from '../features/inquiries/inquiry'
+import { usePullToRefresh } from '../features/inquiries/use-pull-to-refresh'
+import { useAutoLock } from '../features/key/use-auto-lock'
+import { supabase } from '../lib/supabase-client'
+import { ListScreen } from '../screens/list-screen'
 
 // The key's code (age, scrypt) and the opening of rows load after sign-in: the first screen is
 // the sign-in form, and needs neither.
-const KeyGate = lazy(() => import('./key/key-gate').then((module) => ({ default: module.KeyGate })))
-const inboxData = () => import('./inquiries/inbox-data')
+const KeyGate = lazy(() =>
+  import('../features/key/key-gate').then((module) => ({ default: module.KeyGate })),
+)
+const inboxData = () => import('../features/inquiries/inbox-data')
 
 type Stage = 'loading' | 'signed-out' | 'second-factor' | 'locked' | 'open'
 
@@ -108,7 +108,7 @@ export function InboxApp() {
     // Ends the session on the server and removes it from this tab, and the sealed list kept for
     // reading offline goes with it. The key stays, encrypted ("Remove the key" removes it).
     const [{ forgetSealedList }] = await Promise.all([
-      import('./inquiries/list-cache'),
+      import('../features/inquiries/list-cache'),
       supabase.auth.signOut(),
     ])
     await forgetSealedList()
@@ -167,35 +167,16 @@ export function InboxApp() {
           />
         )}
         {stage === 'open' && !selectedInquiry && (
-          <section aria-labelledby="list-heading">
-            <div className="bar">
-              <ScreenHeading id="list-heading">{copy.list.heading}</ScreenHeading>
-              <button type="button" onClick={refreshOpenList}>
-                {copy.list.refresh}
-              </button>
-            </div>
-            {times && times.p50 && (
-              <p className="times">
-                {copy.list.times(
-                  formatInterval(times.p50),
-                  formatInterval(times.p90),
-                  `${Math.round((times.within_24h ?? 0) * 100)}%`,
-                )}
-              </p>
-            )}
-            {pullArmed && <p className="pull">{copy.list.release}</p>}
-            {error && <p role="alert">{error}</p>}
-            {offlineSince && (
-              <p role="status">{copy.list.offline(formatTime(new Date(offlineSince)))}</p>
-            )}
-            {inquiries && (
-              <InquiryList
-                inquiries={inquiries}
-                onOpen={(inquiry) => setSelected(inquiry.id)}
-                focusOn={returnedFrom}
-              />
-            )}
-          </section>
+          <ListScreen
+            inquiries={inquiries}
+            times={times}
+            pullArmed={pullArmed}
+            error={error}
+            offlineSince={offlineSince}
+            returnedFrom={returnedFrom}
+            onRefresh={refreshOpenList}
+            onOpen={(inquiry) => setSelected(inquiry.id)}
+          />
         )}
       </main>
     </>

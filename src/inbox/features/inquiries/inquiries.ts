@@ -1,7 +1,7 @@
 /** Opening and ordering inquiries: loaded with the key, never on the sign-in screen. */
-import { BUDGET_OPTIONS, PROJECT_TYPE_OPTIONS } from '../../../src/shared/submission/fields'
-import { openSealedSubmission } from '../../../src/shared/submission/open-sealed'
-import type { SealedDocument } from '../../../src/shared/submission/sealed-document'
+import { BUDGET_OPTIONS, PROJECT_TYPE_OPTIONS } from '../../../shared/submission/fields'
+import { openSealedSubmission } from '../../../shared/submission/open-sealed'
+import type { SealedDocument } from '../../../shared/submission/sealed-document'
 import type { Inquiry, InquiryRow, OptionLabels } from './inquiry'
 
 function optionLabels(document: SealedDocument): OptionLabels {

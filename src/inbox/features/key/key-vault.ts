@@ -1,4 +1,5 @@
-import { armor, Decrypter, Encrypter, identityToRecipient, webauthn } from 'age-encryption'
+import { armor, Decrypter, Encrypter, webauthn } from 'age-encryption'
+import { readIdentityLines, recipientsOf } from '../../../shared/age-identity-lines'
 import { openDB, type IDBPDatabase } from 'idb'
 
 /**
@@ -36,18 +37,13 @@ const database = () =>
     },
   }))
 
-/** The AGE-SECRET-KEY-1… lines of what was pasted (an age-keygen file has comment lines too). */
+/**
+ * The identities in what was pasted or read from a key file. Lines that are not identities are
+ * passed over (a paste may carry a few words around the key); it takes at least one sound one.
+ */
 export async function parseIdentities(text: string): Promise<string[]> {
-  const secrets = text
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line.startsWith('AGE-SECRET-KEY-1'))
-  if (secrets.length === 0) throw new KeyVaultError('not-a-key')
-  try {
-    await Promise.all(secrets.map((secret) => identityToRecipient(secret)))
-  } catch {
-    throw new KeyVaultError('not-a-key')
-  }
+  const { secrets } = readIdentityLines(text)
+  if (secrets.length === 0 || !(await recipientsOf(secrets))) throw new KeyVaultError('not-a-key')
   return secrets
 }
 

@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react'
-import { copy } from '../copy'
-import { Field } from '../ui/field'
-import { supabase } from '../supabase-client'
-import { ScreenHeading } from '../ui/screen-heading'
+import { copy } from '../../content/copy'
+import { Field } from '../../components/field'
+import { supabase } from '../../lib/supabase-client'
+import { ScreenHeading } from '../../components/screen-heading'
 
 type Enrolment = { factorId: string; qrCode: string; secret: string }
 

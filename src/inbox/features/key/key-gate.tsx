@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react'
-import { copy } from '../copy'
-import { Field } from '../ui/field'
-import { inboxEnv } from '../inbox-env'
-import { ScreenHeading } from '../ui/screen-heading'
+import { copy } from '../../content/copy'
+import { Field } from '../../components/field'
+import { inboxEnv } from '../../lib/inbox-env'
+import { ScreenHeading } from '../../components/screen-heading'
 import {
   addPasskey,
   hasPasskey,

@@ -1,9 +1,9 @@
 import { useState } from 'react'
-import { copy } from '../copy'
+import { copy } from '../../content/copy'
 import { formatTime } from './format'
-import { SETTABLE_STATUSES, type SettableStatus } from '../../../src/shared/staff-workflow'
+import { SETTABLE_STATUSES, type SettableStatus } from '../../../shared/staff-workflow'
 import { dueAt, purgeAfter, type Inquiry } from './inquiry'
-import { ScreenHeading } from '../ui/screen-heading'
+import { ScreenHeading } from '../../components/screen-heading'
 
 /** The contact as an action where it is one (email, Telegram, WhatsApp), else null. */
 function contactLink(contact: string): string | null {

@@ -1,5 +1,5 @@
-import type { SettableStatus } from '../../../src/shared/staff-workflow'
-import { supabase } from '../supabase-client'
+import type { SettableStatus } from '../../../shared/staff-workflow'
+import { supabase } from '../../lib/supabase-client'
 import type { Inquiry, InquiryRow } from './inquiry'
 import { allPages, openInquiry, sortInquiries } from './inquiries'
 import { keepSealedList, lastSealedList, type SealedList } from './list-cache'

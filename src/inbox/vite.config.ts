@@ -2,20 +2,21 @@ import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig, loadEnv } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
-import { hostFilesPlugin } from '../src/build/host-files-plugin.ts'
-import { previewPlugin } from '../src/build/preview-plugin.ts'
-import { parseSiteEnv } from '../src/lib/env.ts'
-import { inboxPwaOptions } from './inbox-pwa-options.ts'
-import type { InboxEnv } from './src/inbox-env.ts'
+import { hostFilesPlugin } from '../build/host-files-plugin.ts'
+import { previewPlugin } from '../build/preview-plugin.ts'
+import { parseSiteEnv } from '../lib/env.ts'
+import { inboxPwaOptions } from './pwa-options.ts'
+import type { InboxEnv } from './lib/inbox-env.ts'
 
 /**
- * The staff inbox: its own entry, build output (dist-inbox/) and origin (127.0.0.1:4174 locally),
+ * The staff inbox: its own Vite root (src/inbox/), entry, build output (dist-inbox/) and origin
+ * (127.0.0.1:4174 locally),
  * never linked from the public site. It reads the same VITE_* configuration as the site (the
  * repository's .env files) for the Supabase project and the agency's name, and its hosts' header
  * files come from the same source as the site's (src/build/security-headers.ts).
  */
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 export const INBOX_PORT = 4174
 
 export default defineConfig(({ mode }) => {
