@@ -1,5 +1,5 @@
 import { readFile, stat, writeFile } from 'node:fs/promises'
-import { identityToRecipient } from 'age-encryption'
+import { readIdentityLines, recipientsOf } from '../../src/shared/age-identity-lines'
 
 /**
  * age identity files in the format `age-keygen` writes, so staff can use the same file with our
@@ -55,33 +55,25 @@ export async function parseIdentities(text: string, source: string): Promise<Ide
         `age -d ${source} | npm run inbox -- show <ref> --identity -`,
     )
   }
-  const secrets: string[] = []
-  for (const [index, raw] of text.split(/\r?\n/).entries()) {
-    const line = raw.trim()
-    if (line === '' || line.startsWith('#')) continue
-    if (line.startsWith('AGE-PLUGIN-')) {
-      throw new IdentityFileError(
-        `${source} line ${index + 1} is a plugin identity (for example a YubiKey): this command cannot use plugins. ` +
-          "Copy the row's sealed cell and decrypt it with the stock tool: age -d -i <identity file>",
-      )
-    }
-    if (!line.startsWith('AGE-SECRET-KEY-')) {
-      // The line itself is not quoted: it may be part of a secret.
-      throw new IdentityFileError(
-        `${source} line ${index + 1} is not an age identity (AGE-SECRET-KEY-…).`,
-      )
-    }
-    secrets.push(line)
+  const { secrets, pluginLines, otherLines } = readIdentityLines(text)
+  // The first problem in the file's order, as `age -i` would stop at it.
+  const firstPlugin = pluginLines[0] ?? Infinity
+  const firstOther = otherLines[0] ?? Infinity
+  if (firstPlugin < firstOther) {
+    throw new IdentityFileError(
+      `${source} line ${firstPlugin} is a plugin identity (for example a YubiKey): this command cannot use plugins. ` +
+        "Copy the row's sealed cell and decrypt it with the stock tool: age -d -i <identity file>",
+    )
+  }
+  if (firstOther !== Infinity) {
+    // The line itself is not quoted: it may be part of a secret.
+    throw new IdentityFileError(
+      `${source} line ${firstOther} is not an age identity (AGE-SECRET-KEY-…).`,
+    )
   }
   if (secrets.length === 0) throw new IdentityFileError(`${source} holds no age identity.`)
-  const recipients: string[] = []
-  for (const secret of secrets) {
-    try {
-      recipients.push(await identityToRecipient(secret))
-    } catch {
-      throw new IdentityFileError(`${source} holds a malformed age identity.`)
-    }
-  }
+  const recipients = await recipientsOf(secrets)
+  if (!recipients) throw new IdentityFileError(`${source} holds a malformed age identity.`)
   return { secrets, recipients }
 }
 
