@@ -16,13 +16,6 @@ export type SubmissionRow = {
 }
 
 export type Status = ContactRow['status']
-export const STATUSES = [
-  'new',
-  'responded',
-  'engaged',
-  'completed',
-  'declined',
-] as const satisfies readonly Status[]
 
 export type ListedSubmission = {
   id: string
