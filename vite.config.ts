@@ -16,6 +16,7 @@ import {
   type SubmissionKeys,
 } from './src/lib/env.ts'
 import { ensureDevIdentity } from './supabase/local/dev-identity.ts'
+import { localPort, withLocalSupabaseUrl } from './supabase/local/ports.ts'
 
 type Env = Record<string, string>
 
@@ -51,7 +52,7 @@ const frameworkChunk = {
 }
 
 export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
-  const env = loadEnv(mode, process.cwd(), 'VITE_')
+  const env = withLocalSupabaseUrl(loadEnv(mode, process.cwd(), 'VITE_'))
   const settings = parseSiteEnv(env)
   const siteEnv: SiteEnv = {
     ...settings,
@@ -82,7 +83,7 @@ export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
           sourcemap: false,
           rolldownOptions: { output: { codeSplitting: { groups: [frameworkChunk] } } },
         },
-    preview: { host: '127.0.0.1', port: 4173, strictPort: true },
+    preview: { host: '127.0.0.1', port: localPort('site'), strictPort: true },
     appType: 'mpa' as const,
     test: {
       include: ['src/**/*.test.{ts,tsx}', 'supabase/**/*.test.ts'],

@@ -7,20 +7,19 @@ import { previewPlugin } from '../build/preview-plugin.ts'
 import { parseSiteEnv } from '../lib/env.ts'
 import { inboxPwaOptions } from './pwa-options.ts'
 import type { InboxEnv } from './lib/inbox-env.ts'
+import { localPort, withLocalSupabaseUrl } from '../../supabase/local/ports.ts'
 
 /**
  * The staff inbox: its own Vite root (src/inbox/), entry, build output (dist-inbox/) and origin
- * (127.0.0.1:4174 locally),
- * never linked from the public site. It reads the same VITE_* configuration as the site (the
+ * (127.0.0.1:4174 locally, or INBOX_PORT), never linked from the public site. It reads the same VITE_* configuration as the site (the
  * repository's .env files) for the Supabase project and the agency's name, and its hosts' header
  * files come from the same source as the site's (src/build/security-headers.ts).
  */
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-export const INBOX_PORT = 4174
 
 export default defineConfig(({ mode }) => {
-  const settings = parseSiteEnv({ ...loadEnv(mode, ROOT, 'VITE_') })
+  const settings = parseSiteEnv(withLocalSupabaseUrl(loadEnv(mode, ROOT, 'VITE_')))
   const inboxEnv: InboxEnv = {
     agencyName: settings.agencyName,
     supabaseUrl: settings.supabaseUrl,
@@ -46,7 +45,7 @@ export default defineConfig(({ mode }) => {
       },
     },
     appType: 'mpa' as const,
-    server: { host: '127.0.0.1', port: INBOX_PORT, strictPort: true },
-    preview: { host: '127.0.0.1', port: INBOX_PORT, strictPort: true },
+    server: { host: '127.0.0.1', port: localPort('inbox'), strictPort: true },
+    preview: { host: '127.0.0.1', port: localPort('inbox'), strictPort: true },
   }
 })

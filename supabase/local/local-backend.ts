@@ -5,6 +5,7 @@ import { serve } from '@hono/node-server'
 import lockfile from 'proper-lockfile'
 import { openPgliteDatabase, openPostgresDatabase, type Database } from './database'
 import { ensureDevIdentity } from './dev-identity'
+import { LOCAL_PORTS } from './ports'
 import { INSTANCE_SETTING, LOCK_STALE_MS, type ConnectionInfo } from './local-connection'
 import { migrate, type MigrationReport } from './migrations'
 import { backendPaths } from './paths'
@@ -18,8 +19,8 @@ import { createAlertForwarder } from './staff-alerts'
  * Supabase runs with pg_cron and pg_net (purge, overdue alerts, staff alert webhook).
  */
 
-export const DEFAULT_API_PORT = 54321
-export const DEFAULT_DB_PORT = 54322
+export const DEFAULT_API_PORT = LOCAL_PORTS.api.fallback
+export const DEFAULT_DB_PORT = LOCAL_PORTS.db.fallback
 const HOUR = 60 * 60 * 1000
 
 export type LocalBackendOptions = {
@@ -187,8 +188,9 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
     )
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
-    if (dbUrl && !inMemory) {
-      const info: ConnectionInfo = { url: dbUrl, instanceId, pid: process.pid }
+    if (!inMemory) {
+      // Staff tools find this checkout's backend here, whatever ports it was given.
+      const info: ConnectionInfo = { url: dbUrl, apiUrl: url, instanceId, pid: process.pid }
       await writeFile(paths.connectionFile, `${JSON.stringify(info)}\n`)
       cleanups.push(() => rm(paths.connectionFile, { force: true }))
     }

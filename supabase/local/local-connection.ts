@@ -4,19 +4,28 @@ import pg from 'pg'
 import { backendPaths } from './paths'
 
 /**
- * Which wire address serves THIS checkout's local database, for staff tools (`npm run inbox`).
- * The backend writes `<backend dir>/connection.json` (URL and a random instance id) and sets the
- * same id as the session setting `local_backend.instance_id`; a port that answers with another id
- * belongs to another checkout (or to `supabase start`) and is refused.
+ * Which addresses serve THIS checkout's local backend, for staff tools: the wire address of its
+ * database (`npm run inbox`) and its API (`npm run staff`), whatever ports it was started on.
+ * The backend writes `<backend dir>/connection.json` (both addresses and a random instance id) and
+ * sets the same id as the session setting `local_backend.instance_id`; a port that answers with
+ * another id belongs to another checkout (or to `supabase start`) and is refused.
  */
 
-export type ConnectionInfo = { url: string; instanceId: string; pid: number }
+export type ConnectionInfo = {
+  /** The wire address of the embedded database; null when the backend runs on DATABASE_URL. */
+  url: string | null
+  /** The API (REST and Auth), as supabase-js takes it. */
+  apiUrl: string
+  instanceId: string
+  pid: number
+}
 
 export const INSTANCE_SETTING = 'local_backend.instance_id'
 /** The backend's folder lock goes stale this long after its holder died without releasing it. */
 export const LOCK_STALE_MS = 30_000
 
-export async function localDatabaseUrl(dir?: string): Promise<string> {
+/** This checkout's running backend as its connection.json describes it, once its lock is held. */
+async function runningBackend(dir?: string) {
   const paths = backendPaths(dir ?? (process.env.LOCAL_BACKEND_DIR?.trim() || undefined))
   const notRunning = `No local backend is running for ${paths.dir}`
   let info: ConnectionInfo
@@ -30,8 +39,23 @@ export async function localDatabaseUrl(dir?: string): Promise<string> {
     .catch(() => false)
   if (!held)
     throw new Error(`${notRunning}: ${paths.connectionFile} was left by a backend that stopped.`)
+  return { info, paths, notRunning }
+}
 
-  const client = new pg.Client({ connectionString: info.url, connectionTimeoutMillis: 3_000 })
+/** The API address (REST and Auth) of this checkout's running backend, whatever port it took. */
+export async function localApiUrl(dir?: string): Promise<string> {
+  return (await runningBackend(dir)).info.apiUrl
+}
+
+export async function localDatabaseUrl(dir?: string): Promise<string> {
+  const { info, paths, notRunning } = await runningBackend(dir)
+  const url = info.url
+  if (url === null) {
+    throw new Error(
+      `The local backend of ${paths.dir} runs on DATABASE_URL: set DATABASE_URL here too to read the same database.`,
+    )
+  }
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 })
   try {
     await client.connect()
     const { rows } = await client.query<{ id: string | null }>(
@@ -40,14 +64,14 @@ export async function localDatabaseUrl(dir?: string): Promise<string> {
     )
     if (rows[0]?.id !== info.instanceId) {
       throw new Error(
-        `${info.url} answers, but it is not the backend of ${paths.dir} (another checkout's?).`,
+        `${url} answers, but it is not the backend of ${paths.dir} (another checkout's?).`,
       )
     }
   } catch (error) {
-    if ((error as Error).message.includes(info.url)) throw error
-    throw new Error(`${notRunning}: ${info.url} does not answer (${(error as Error).message}).`)
+    if ((error as Error).message.includes(url)) throw error
+    throw new Error(`${notRunning}: ${url} does not answer (${(error as Error).message}).`)
   } finally {
     await client.end().catch(() => {})
   }
-  return info.url
+  return url
 }

@@ -1,10 +1,6 @@
-import {
-  BackendInUseError,
-  DEFAULT_API_PORT,
-  DEFAULT_DB_PORT,
-  startLocalBackend,
-} from './local-backend'
+import { BackendInUseError, startLocalBackend } from './local-backend'
 import { backendPaths } from './paths'
+import { localHttpUrl, localPort, PortConfigError } from './ports'
 
 /**
  * `npm run backend`: the local stand-in for the Supabase project, configured from the environment
@@ -15,14 +11,6 @@ class ConfigError extends Error {}
 
 function env(name: string): string | undefined {
   return process.env[name]?.trim() || undefined
-}
-
-function port(name: string, fallback: number): number {
-  const raw = env(name)
-  if (raw === undefined) return fallback
-  if (!/^\d+$/.test(raw) || Number(raw) > 65535)
-    throw new ConfigError(`${name} must be a port number (0-65535), got "${raw}"`)
-  return Number(raw)
 }
 
 async function main(): Promise<void> {
@@ -40,14 +28,15 @@ async function main(): Promise<void> {
   const paths = backendPaths(env('LOCAL_BACKEND_DIR'))
   const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`)
   const backend = await startLocalBackend({
-    apiPort: port('LOCAL_API_PORT', DEFAULT_API_PORT),
-    dbPort: databaseUrl || dbPortOff ? null : port('LOCAL_DB_PORT', DEFAULT_DB_PORT),
+    apiPort: localPort('api'),
+    dbPort: databaseUrl || dbPortOff ? null : localPort('db'),
     backendDir: paths.dir,
     databaseUrl,
     jwtSecret,
     staffAlertWebhookUrl: env('STAFF_ALERT_WEBHOOK_URL'),
     staffAlertWebhookSecret: env('STAFF_ALERT_WEBHOOK_SECRET'),
-    inboxUrl: env('INBOX_URL') ?? 'http://127.0.0.1:4174/',
+    // The alerts' links follow INBOX_PORT unless INBOX_URL names the inbox outright.
+    inboxUrl: env('INBOX_URL') ?? `${localHttpUrl('inbox')}/`,
     // A restart right after a kill waits for the dead backend's lock to go stale.
     lockWaitMs: 35_000,
     onLockLost: (error) => {
@@ -90,7 +79,11 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const { code, port: busyPort } = error as NodeJS.ErrnoException & { port?: number }
-  if (error instanceof ConfigError || error instanceof BackendInUseError)
+  if (
+    error instanceof ConfigError ||
+    error instanceof PortConfigError ||
+    error instanceof BackendInUseError
+  )
     console.error(error.message)
   else if (code === 'EADDRINUSE') {
     console.error(

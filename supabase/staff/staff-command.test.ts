@@ -1,6 +1,9 @@
 // @vitest-environment node
 import { createClient } from '@supabase/supabase-js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startLocalBackend, type LocalBackend } from '../local/local-backend'
 import { NoRealtimeSocket } from '../local/test-support'
 import { UsageError } from './cli-io'
@@ -92,7 +95,59 @@ describe('npm run staff', () => {
         realtimeTransport: NoRealtimeSocket,
       }),
     ).rejects.toThrow(
-      'Cannot reach Supabase at http://127.0.0.1:9 to list the staff. Is the local backend running (npm start)?',
+      'Cannot reach Supabase at http://127.0.0.1:9 to list the staff. Check SUPABASE_URL and the network.',
     )
+  })
+})
+
+describe('npm run staff without SUPABASE_URL: this checkout’s backend, on whatever port it runs', () => {
+  let folder: string
+  let local: LocalBackend | undefined
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'staff-local-'))
+  })
+  afterAll(async () => {
+    await local?.close()
+    await rm(folder, { recursive: true, force: true })
+  })
+
+  async function staffHere(argv: string[]) {
+    const lines: string[] = []
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      await runStaff(argv, {
+        env: { LOCAL_BACKEND_DIR: folder },
+        output: { out: (line) => lines.push(line), err: (line) => lines.push(line) },
+        realtimeTransport: NoRealtimeSocket,
+      })
+      return lines.join('\n')
+    } finally {
+      // supabase-js prints raw network errors to the console: staff must read sentences only.
+      expect(consoleError).not.toHaveBeenCalled()
+      consoleError.mockRestore()
+    }
+  }
+
+  it('says in a sentence that no backend runs for this folder, before any request', async () => {
+    await expect(staffHere(['list'])).rejects.toThrow(
+      new RegExp(
+        `^No local backend is running for ${folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} .*\\nStart it with`,
+      ),
+    )
+  })
+
+  it('finds the backend from its connection.json, on a port other than 54321, and adds staff there', async () => {
+    local = await startLocalBackend({ apiPort: 0, dbPort: null, backendDir: folder })
+    expect(new URL(local.url).port).not.toBe('54321')
+    expect(await staffHere(['add', 'dee@example.com'])).toContain(
+      'Added dee@example.com to the staff.',
+    )
+    expect(await staffHere(['list'])).toMatch(/dee@example\.com\s+not yet/)
+  })
+
+  it('says in a sentence when the backend it found has stopped answering', async () => {
+    await local?.close()
+    local = undefined
+    await expect(staffHere(['list'])).rejects.toThrow(/^No local backend is running for /)
   })
 })

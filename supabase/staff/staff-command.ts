@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { DEMO_JWT_SECRET, signApiKeys } from '../local/gateway'
+import { localApiUrl } from '../local/local-connection'
 import { type Output, UsageError } from './cli-io'
 
 export const STAFF_USAGE = `Usage:
@@ -10,7 +11,8 @@ export const STAFF_USAGE = `Usage:
   npm run staff -- list                                   who is on the staff list, and who has set up a second factor
 
 Talks to SUPABASE_URL with SUPABASE_SERVICE_ROLE_KEY (a hosted project: both from the dashboard's
-API settings), else to this checkout's local backend (npm start) with its service_role key.`
+API settings), else to this checkout's running local backend (npm start, on whatever port it took)
+with its service_role key.`
 
 export type StaffContext = {
   env: NodeJS.ProcessEnv
@@ -19,27 +21,56 @@ export type StaffContext = {
   realtimeTransport?: unknown
 }
 
-const LOCAL_URL = 'http://127.0.0.1:54321'
 /** As long as supabase/config.toml's minimum_password_length asks, with room to spare. */
 const GENERATED_PASSWORD_BYTES = 18
 
 /** A strong password: 24 URL-safe characters (144 random bits). */
 export const generatePassword = () => randomBytes(GENERATED_PASSWORD_BYTES).toString('base64url')
 
-async function connect(context: StaffContext): Promise<{ client: SupabaseClient; url: string }> {
+async function connect(
+  context: StaffContext,
+  action: string,
+): Promise<{ client: SupabaseClient; url: string }> {
   const { SUPABASE_URL: url, SUPABASE_SERVICE_ROLE_KEY: key, LOCAL_JWT_SECRET } = context.env
   if ((url === undefined) !== (key === undefined)) {
     throw new UsageError(
       'Set both SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY, or neither (the local backend).',
     )
   }
-  const target = url ?? LOCAL_URL
+  const target = url ?? (await runningLocalBackend(context.env))
+  await assertReachable(target, action, url === undefined)
   const serviceKey = key ?? (await signApiKeys(LOCAL_JWT_SECRET ?? DEMO_JWT_SECRET)).serviceRoleKey
   const client = createClient(target, serviceKey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     realtime: context.realtimeTransport ? { transport: context.realtimeTransport as never } : {},
   })
   return { client, url: target }
+}
+
+/** The API of this checkout's backend, found as `npm run inbox` finds its database. */
+async function runningLocalBackend(env: NodeJS.ProcessEnv): Promise<string> {
+  try {
+    return await localApiUrl(env.LOCAL_BACKEND_DIR?.trim() || undefined)
+  } catch (error) {
+    throw new UsageError(
+      `${error instanceof Error ? error.message : String(error)}\n` +
+        'Start it with `npm start` (or `npm run backend`), or set SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY for a hosted project.',
+    )
+  }
+}
+
+/**
+ * One request of our own before supabase-js's: its Auth client prints a raw network error to the
+ * console before it returns one, and staff should read a sentence only.
+ */
+async function assertReachable(url: string, action: string, local: boolean): Promise<void> {
+  try {
+    await fetch(`${url}/auth/v1/health`, { signal: AbortSignal.timeout(10_000) })
+  } catch {
+    throw new UsageError(
+      `Cannot reach Supabase at ${url} to ${action}. ${local ? 'Is the local backend still running (npm start)?' : 'Check SUPABASE_URL and the network.'}`,
+    )
+  }
 }
 
 /** What went wrong, in a sentence staff can act on; the server's own words only as the reason. */
@@ -76,7 +107,7 @@ async function findUserId(
 }
 
 async function add(context: StaffContext, email: string, given: string | undefined) {
-  const { client, url } = await connect(context)
+  const { client, url } = await connect(context, `add ${email} to the staff`)
   const password = given ?? generatePassword()
   const created = await client.auth.admin.createUser({ email, password, email_confirm: true })
   const existed = created.error?.code === 'email_exists'
@@ -98,7 +129,7 @@ async function add(context: StaffContext, email: string, given: string | undefin
 }
 
 async function remove(context: StaffContext, email: string) {
-  const { client, url } = await connect(context)
+  const { client, url } = await connect(context, `remove ${email} from the staff`)
   const removed = await client.rpc('remove_staff_member', { email })
   if (removed.error) throw failure(`take ${email} off the staff list`, url, removed.error)
   const userId = await findUserId(client, url, email)
@@ -116,7 +147,7 @@ async function remove(context: StaffContext, email: string) {
 type StaffMember = { email: string | null; added_at: string; second_factor: boolean }
 
 async function list(context: StaffContext) {
-  const { client, url } = await connect(context)
+  const { client, url } = await connect(context, 'list the staff')
   const { data, error } = await client.rpc('list_staff_members')
   if (error) throw failure('list the staff', url, error)
   const members = (data ?? []) as StaffMember[]
