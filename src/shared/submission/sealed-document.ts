@@ -6,8 +6,13 @@
 import { z } from '../zod'
 import { LIMITS, submissionFieldsSchema, type SubmissionFields } from './fields'
 
-/** Written as `v`; an opener refuses any other, so version 2 comes with its reader. */
-export const DOCUMENT_VERSION = 1
+/**
+ * Written as `v`. Version 2 adds `reply_to`, the visitor's age recipient for replies (from the
+ * receipt, src/shared/conversation/receipt.ts): inside the seal, so the database cannot swap it.
+ * Version 1 documents (rows and queued messages from before) are still read, without a thread.
+ */
+export const DOCUMENT_VERSION = 2
+const READABLE_VERSIONS = [1, 2] as const
 
 /**
  * The document is padded with random filler to the smallest multiple of this many UTF-8 bytes
@@ -16,35 +21,46 @@ export const DOCUMENT_VERSION = 1
 export const PAD_BUCKET_BYTES = 1024
 
 /** The filler: base64url, one byte per character in UTF-8 and nothing JSON escapes. */
-const FILLER = /^[A-Za-z0-9_-]*$/
+export const FILLER = /^[A-Za-z0-9_-]*$/
+
+/** An age X25519 recipient: `age1` and 58 bech32 characters. */
+export const AGE_RECIPIENT = /^age1[02-9ac-hj-np-z]{58}$/
 
 /** A whole document as it comes out of the ciphertext. */
 export const sealedDocumentSchema = submissionFieldsSchema.extend({
-  v: z.literal(DOCUMENT_VERSION),
+  v: z.union([z.literal(1), z.literal(2)]),
   /** The row's id, made in the browser once per draft; bound to the content by the encryption. */
   id: z.uuid(),
   /** The browser's identification string, cut to LIMITS.userAgent characters. */
   user_agent: z.string().max(LIMITS.userAgent),
   /** When the visitor pressed Send, ISO 8601 UTC (the browser's clock). */
   submitted_at: z.iso.datetime(),
+  /** Version 2: where replies are sealed to. Absent from version 1. */
+  reply_to: z.string().regex(AGE_RECIPIENT).optional(),
   pad: z.string().regex(FILLER),
-})
+}).refine((doc) => (doc.v === 2) === (doc.reply_to !== undefined), 'reply_to comes with v2 only')
 
 export type SealedDocument = z.output<typeof sealedDocumentSchema>
 
 /** The document as the sealer takes it: everything but the version and the filler it adds. */
-export type SubmissionDocument = Omit<SealedDocument, 'v' | 'pad'>
+export type SubmissionDocument = Omit<SealedDocument, 'v' | 'pad' | 'reply_to'> & {
+  reply_to: string
+}
 
-/** The document for validated fields, `id` and `now` from the draft, the browser's user agent. */
+/**
+ * The document for validated fields, `id` and `now` from the draft, the browser's user agent, and
+ * the recipient replies are sealed to (the receipt's).
+ */
 export function buildDocument(
   fields: SubmissionFields,
-  context: { id: string; now: number; userAgent: string },
+  context: { id: string; now: number; userAgent: string; replyTo: string },
 ): SubmissionDocument {
   return {
     id: context.id,
     ...fields,
     user_agent: context.userAgent.slice(0, LIMITS.userAgent),
     submitted_at: new Date(context.now).toISOString(),
+    reply_to: context.replyTo,
   }
 }
 
@@ -57,17 +73,28 @@ const utf8 = new TextEncoder()
  * can slip into the document.
  */
 export function padDocument(doc: SubmissionDocument, filler: (length: number) => string): string {
-  const body = {
-    v: DOCUMENT_VERSION,
-    id: doc.id,
-    name: doc.name,
-    contact: doc.contact,
-    project_type: doc.project_type,
-    budget: doc.budget,
-    message: doc.message,
-    user_agent: doc.user_agent,
-    submitted_at: doc.submitted_at,
-  }
+  return padJson(
+    {
+      v: DOCUMENT_VERSION,
+      id: doc.id,
+      name: doc.name,
+      contact: doc.contact,
+      project_type: doc.project_type,
+      budget: doc.budget,
+      message: doc.message,
+      user_agent: doc.user_agent,
+      submitted_at: doc.submitted_at,
+      reply_to: doc.reply_to,
+    },
+    filler,
+  )
+}
+
+/**
+ * `body` as JSON with a last key `pad` of filler, so the UTF-8 length is the smallest multiple of
+ * PAD_BUCKET_BYTES that holds it. Every sealed plaintext (inquiries, thread messages) is padded so.
+ */
+export function padJson(body: Record<string, unknown>, filler: (length: number) => string): string {
   const unpadded = utf8.encode(JSON.stringify({ ...body, pad: '' })).byteLength
   const target = Math.ceil(unpadded / PAD_BUCKET_BYTES) * PAD_BUCKET_BYTES
   return JSON.stringify({ ...body, pad: filler(target - unpadded) })
@@ -94,7 +121,7 @@ export function parseSealedDocument(text: string): SealedDocument {
   if (typeof value !== 'object' || value === null || !('v' in value)) {
     throw new DocumentError('invalid')
   }
-  if (value.v !== DOCUMENT_VERSION) throw new DocumentError('unknown-version')
+  if (!READABLE_VERSIONS.includes(value.v as never)) throw new DocumentError('unknown-version')
   const parsed = sealedDocumentSchema.safeParse(value)
   if (!parsed.success) throw new DocumentError('invalid')
   return parsed.data
