@@ -85,7 +85,7 @@ export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
     preview: { host: '127.0.0.1', port: 4173, strictPort: true },
     appType: 'mpa' as const,
     test: {
-      include: ['src/**/*.test.{ts,tsx}', 'supabase/**/*.test.ts'],
+      include: ['src/**/*.test.{ts,tsx}', 'supabase/**/*.test.ts', 'tests/*.test.ts'],
       environment: 'node',
     },
   }
