@@ -67,7 +67,7 @@ async function seedInquiries(
         budget: '25k-50k',
         message: `Brief ${index}: ${'A launch plan with a community and a budget. '.repeat(40)}`,
       },
-      { id, now: Date.now() - index * 3_600_000, userAgent: 'bench' },
+      { id, now: Date.now() - index * 3_600_000, userAgent: 'bench', replyTo: recipient },
     )
     const row = await sealSubmission(document, [recipient])
     await query(

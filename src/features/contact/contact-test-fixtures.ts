@@ -8,6 +8,7 @@ import { wrap, type IDBPDatabase } from 'idb'
 import { vi } from 'vitest'
 import type { SealedRow } from '../../shared/database-types'
 import type { SubmissionDocument } from '../../shared/submission/sealed-document'
+import { NIGHT_OWL } from '../../shared/submission/submission-test-fixtures'
 import { OUTBOX_DB_NAME } from './outbox/outbox-definitions'
 import { OUTBOX_STORE } from './outbox/outbox-store'
 import type { SendOutcome, SendSealed } from './send-to-supabase'
@@ -26,6 +27,7 @@ export const DOCUMENT: SubmissionDocument = {
   message: 'Launch in Q3.',
   user_agent: 'TestAgent/1.0',
   submitted_at: '2025-03-01T09:00:00.000Z',
+  reply_to: NIGHT_OWL.reply_to,
 }
 
 /** The armor's frame around `body`: the shape the outbox's record check accepts. */

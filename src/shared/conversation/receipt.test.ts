@@ -6,7 +6,8 @@ import { deriveReceiptKeys, generateReceipt, readReceipt, type Receipt } from '.
 
 // BIP39's own test vector for 16 bytes of 0x7f: a fixed receipt whose keys must never change, or
 // every visitor who kept a receipt would lose their thread.
-const FIXED = 'legal winner thank year wave sausage worth useful legal winner thank yellow' as Receipt
+const FIXED =
+  'legal winner thank year wave sausage worth useful legal winner thank yellow' as Receipt
 
 describe('the receipt', () => {
   it('is twelve words of the published BIP39 English list, new each time', () => {
@@ -19,7 +20,8 @@ describe('the receipt', () => {
   })
 
   it('reads back whatever the visitor pasted: case, line breaks, commas and numbering do not matter', () => {
-    const pasted = ' 1. Legal 2. WINNER, thank\nyear  wave sausage\r\n worth useful legal winner thank yellow '
+    const pasted =
+      ' 1. Legal 2. WINNER, thank\nyear  wave sausage\r\n worth useful legal winner thank yellow '
     expect(readReceipt(pasted)).toBe(FIXED)
   })
 

@@ -72,7 +72,9 @@ const derive = (entropy: Uint8Array, purpose: string) =>
 export async function deriveReceiptKeys(receipt: Receipt): Promise<ReceiptKeys> {
   const entropy = mnemonicToEntropy(receipt, wordlist)
   // X25519 clamps the scalar, so any 32 bytes are a valid identity.
-  const identity = bech32.encodeFromBytes('AGE-SECRET-KEY-', derive(entropy, 'age-x25519')).toUpperCase()
+  const identity = bech32
+    .encodeFromBytes('AGE-SECRET-KEY-', derive(entropy, 'age-x25519'))
+    .toUpperCase()
   const token = derive(entropy, 'mailbox')
   return {
     identity,

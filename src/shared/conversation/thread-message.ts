@@ -14,11 +14,7 @@ export const THREAD_MESSAGE_VERSION = 1
 /** A message's body has the brief's limit: a reply is as long as a brief may be. */
 export const THREAD_MESSAGE_MAX = LIMITS.message
 
-export const threadMessageBodySchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(THREAD_MESSAGE_MAX)
+export const threadMessageBodySchema = z.string().trim().min(1).max(THREAD_MESSAGE_MAX)
 
 export const threadMessageSchema = z.object({
   v: z.literal(THREAD_MESSAGE_VERSION),
@@ -100,7 +96,11 @@ export function parseThreadMessage(
   const parsed = threadMessageSchema.safeParse(value)
   if (!parsed.success) throw new ThreadMessageError('invalid')
   const message = parsed.data
-  if (message.id !== row.id || message.inquiry_id !== row.inquiryId || message.from !== row.direction) {
+  if (
+    message.id !== row.id ||
+    message.inquiry_id !== row.inquiryId ||
+    message.from !== row.direction
+  ) {
     throw new ThreadMessageError('misplaced')
   }
   return message

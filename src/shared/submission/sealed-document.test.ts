@@ -22,7 +22,7 @@ const pad = (doc: SubmissionDocument) => padDocument(doc, filler)
 
 const byteLength = (text: string) => new TextEncoder().encode(text).byteLength
 const unpaddedLength = (doc: SubmissionDocument) =>
-  byteLength(JSON.stringify({ v: 1, ...doc, pad: '' }))
+  byteLength(JSON.stringify({ v: 2, ...doc, pad: '' }))
 
 const filled = FILLED_FIELDS
 
@@ -30,11 +30,12 @@ describe('the document to seal', () => {
   const id = '8f14e45f-ceea-467f-a0e6-2c1b6c5a9d10'
   const now = Date.parse('2025-03-01T09:00:00.000Z')
 
-  it('holds the parsed fields under the same names, the browser id, time and user agent', () => {
+  it('holds the parsed fields under the same names, the browser id, time, user agent and reply recipient', () => {
     const document = buildDocument(submissionFieldsSchema.parse(filled), {
       id,
       now,
       userAgent: 'TestAgent/1.0',
+      replyTo: NIGHT_OWL.reply_to,
     })
     expect(document).toEqual({
       id,
@@ -45,6 +46,7 @@ describe('the document to seal', () => {
       message: 'Token launch in Q3.',
       user_agent: 'TestAgent/1.0',
       submitted_at: '2025-03-01T09:00:00.000Z',
+      reply_to: NIGHT_OWL.reply_to,
     })
   })
 
@@ -53,6 +55,7 @@ describe('the document to seal', () => {
       id,
       now,
       userAgent: 'U'.repeat(900),
+      replyTo: NIGHT_OWL.reply_to,
     })
     expect(document.user_agent).toHaveLength(LIMITS.userAgent)
   })
@@ -97,9 +100,10 @@ describe('padDocument', () => {
       'message',
       'user_agent',
       'submitted_at',
+      'reply_to',
       'pad',
     ])
-    expect(first.v).toBe(1)
+    expect(first.v).toBe(2)
     expect(first.pad).toMatch(/^[A-Za-z0-9_-]+$/)
     expect(first.pad).not.toBe(second.pad)
   })
@@ -123,7 +127,24 @@ describe('parseSealedDocument', () => {
     JSON.stringify({ ...(JSON.parse(pad(submission)) as object), ...changes })
 
   it('reads back what padDocument wrote, every field as it was', () => {
-    expect(parseSealedDocument(sealedText())).toMatchObject({ v: 1, ...submission })
+    expect(parseSealedDocument(sealedText())).toMatchObject({ v: 2, ...submission })
+  })
+
+  it('still reads a version 1 document, written before replies: no reply_to, so no thread', () => {
+    const { reply_to: _dropped, ...v1 } = JSON.parse(sealedText({ v: 1 })) as Record<
+      string,
+      unknown
+    >
+    expect(parseSealedDocument(JSON.stringify(v1))).toMatchObject({ v: 1, name: 'Night Owl' })
+    expect(parseSealedDocument(JSON.stringify(v1)).reply_to).toBeUndefined()
+  })
+
+  it('takes reply_to with version 2 only, and only an age X25519 recipient', () => {
+    expect(() => parseSealedDocument(sealedText({ v: 1 }))).toThrow(DocumentError)
+    expect(() => parseSealedDocument(sealedText({ reply_to: undefined }))).toThrow(DocumentError)
+    for (const reply_to of ['age1short', 'AGE-SECRET-KEY-1ABC', `${NIGHT_OWL.reply_to}x`]) {
+      expect(() => parseSealedDocument(sealedText({ reply_to })), reply_to).toThrow(DocumentError)
+    }
   })
 
   it('names the problem, never a value, when the text is not a document', () => {
@@ -143,7 +164,7 @@ describe('parseSealedDocument', () => {
     expect(problem('null')).toBe('invalid')
     expect(problem('"Night Owl"')).toBe('invalid')
     expect(problem(JSON.stringify({ name: 'Night Owl' }))).toBe('invalid')
-    expect(problem(sealedText({ v: 2 }))).toBe('unknown-version')
+    expect(problem(sealedText({ v: 3 }))).toBe('unknown-version')
     expect(problem(sealedText({ v: '1' }))).toBe('unknown-version')
     expect(problem(sealedText({ name: '' }))).toBe('invalid')
   })

@@ -27,18 +27,20 @@ export const FILLER = /^[A-Za-z0-9_-]*$/
 export const AGE_RECIPIENT = /^age1[02-9ac-hj-np-z]{58}$/
 
 /** A whole document as it comes out of the ciphertext. */
-export const sealedDocumentSchema = submissionFieldsSchema.extend({
-  v: z.union([z.literal(1), z.literal(2)]),
-  /** The row's id, made in the browser once per draft; bound to the content by the encryption. */
-  id: z.uuid(),
-  /** The browser's identification string, cut to LIMITS.userAgent characters. */
-  user_agent: z.string().max(LIMITS.userAgent),
-  /** When the visitor pressed Send, ISO 8601 UTC (the browser's clock). */
-  submitted_at: z.iso.datetime(),
-  /** Version 2: where replies are sealed to. Absent from version 1. */
-  reply_to: z.string().regex(AGE_RECIPIENT).optional(),
-  pad: z.string().regex(FILLER),
-}).refine((doc) => (doc.v === 2) === (doc.reply_to !== undefined), 'reply_to comes with v2 only')
+export const sealedDocumentSchema = submissionFieldsSchema
+  .extend({
+    v: z.union([z.literal(1), z.literal(2)]),
+    /** The row's id, made in the browser once per draft; bound to the content by the encryption. */
+    id: z.uuid(),
+    /** The browser's identification string, cut to LIMITS.userAgent characters. */
+    user_agent: z.string().max(LIMITS.userAgent),
+    /** When the visitor pressed Send, ISO 8601 UTC (the browser's clock). */
+    submitted_at: z.iso.datetime(),
+    /** Version 2: where replies are sealed to. Absent from version 1. */
+    reply_to: z.string().regex(AGE_RECIPIENT).optional(),
+    pad: z.string().regex(FILLER),
+  })
+  .refine((doc) => (doc.v === 2) === (doc.reply_to !== undefined), 'reply_to comes with v2 only')
 
 export type SealedDocument = z.output<typeof sealedDocumentSchema>
 

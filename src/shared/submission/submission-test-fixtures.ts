@@ -21,6 +21,8 @@ export const NIGHT_OWL: SubmissionDocument = {
   message: 'Token launch in Q3, need a quiet campaign.',
   user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chromium',
   submitted_at: '2026-11-22T16:20:00.000Z',
+  // The recipient of the fixed test receipt in src/shared/conversation/receipt.test.ts.
+  reply_to: 'age1y7ckg3l8hddupdhwqlpg2sedhyzwg8d349danrdk4jt67jvhkctsqx7unx',
 }
 
 /**

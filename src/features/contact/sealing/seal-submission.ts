@@ -106,6 +106,7 @@ export async function preload(): Promise<void> {
     message: '',
     user_agent: '',
     submitted_at: '',
+    reply_to: PRELOAD_RECIPIENT,
   }
   await sealSubmission(blank, [PRELOAD_RECIPIENT]).catch(() => undefined)
 }

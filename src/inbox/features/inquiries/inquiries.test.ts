@@ -3,6 +3,7 @@ import { generateIdentity, identityToRecipient } from 'age-encryption'
 import { describe, expect, it } from 'vitest'
 import { sealSubmission } from '../../../features/contact/sealing/seal-submission'
 import { buildDocument } from '../../../shared/submission/sealed-document'
+import { NIGHT_OWL } from '../../../shared/submission/submission-test-fixtures'
 import type { Inquiry, InquiryRow } from './inquiry'
 import { allPages, openInquiry, sortInquiries } from './inquiries'
 
@@ -55,7 +56,7 @@ describe('openInquiry', () => {
     const id = crypto.randomUUID()
     const document = buildDocument(
       { name: 'Ada', contact: '@ada_l', message: 'Hello', project_type: null, budget: null },
-      { id, now: NOW, userAgent: 'test' },
+      { id, now: NOW, userAgent: 'test', replyTo: NIGHT_OWL.reply_to },
     )
     const sealedToMe = await sealSubmission(document, [await identityToRecipient(mine)])
     const sealedToThem = await sealSubmission(document, [await identityToRecipient(theirs)])
