@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
@@ -22,6 +22,21 @@ async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'local-backend-test-'))
   toClose.push(() => rm(dir, { recursive: true, force: true }))
   return dir
+}
+
+/** Every entry under `dir` (itself included) whose permission bits are not `0700` / `0600`. */
+async function notOwnerOnly(dir: string): Promise<string[]> {
+  const found: string[] = []
+  const visit = async (path: string) => {
+    const stats = await lstat(path)
+    const mode = stats.mode & 0o777
+    if (stats.isDirectory()) {
+      if (mode !== 0o700) found.push(`${path} ${mode.toString(8)}`)
+      for (const name of await readdir(path)) await visit(join(path, name))
+    } else if (!stats.isSymbolicLink() && mode !== 0o600) found.push(`${path} ${mode.toString(8)}`)
+  }
+  await visit(dir)
+  return found
 }
 
 async function start(options: LocalBackendOptions): Promise<LocalBackend> {
@@ -69,6 +84,30 @@ describe('the backend folder', () => {
     expect(await second.db.query('select id from public.contact_submissions')).toEqual([
       { id: sent.id },
     ])
+  }, 60_000)
+
+  it('keeps its folder owner-only (0700 folders, 0600 files) under a umask of 022, and tightens an old one', async () => {
+    const umask = process.umask(0o022)
+    try {
+      const backendDir = await tempDir()
+      // A folder left by an older version: readable and writable by everyone.
+      await chmod(backendDir, 0o777)
+      await mkdir(join(backendDir, 'db'), { mode: 0o777 })
+      await writeFile(join(backendDir, 'db', 'old-file'), 'old', { mode: 0o666 })
+      await chmod(join(backendDir, 'db'), 0o777)
+      // Not the backend's: LOCAL_BACKEND_DIR may name a folder that holds other things too.
+      const notes = join(backendDir, 'notes.txt')
+      await writeFile(notes, 'mine', { mode: 0o644 })
+      const backend = await start({ backendDir, dbPort: 0 })
+      const { sealedRow } = await registerTestKey(backend.db)
+      expect((await insert(backend, sealedRow())).status).toBe(201)
+      await backend.db.exec('checkpoint')
+      expect(await notOwnerOnly(backendDir)).toEqual([`${notes} 644`])
+      await backend.close()
+      expect(await notOwnerOnly(backendDir)).toEqual([`${notes} 644`])
+    } finally {
+      process.umask(umask)
+    }
   }, 60_000)
 
   it('refuses a second backend on the same folder, with a clear message', async () => {

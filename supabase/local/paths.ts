@@ -18,6 +18,7 @@ export function backendPaths(backendDir: string = DEFAULT_BACKEND_DIR) {
     dataDir: join(dir, 'db'),
     lockFile: join(dir, 'backend.lock'),
     connectionFile: join(dir, 'connection.json'),
+    identityFile: join(dir, 'dev-identity.txt'),
   }
 }
 
