@@ -196,6 +196,61 @@ describe('staff tools find this checkout’s database', () => {
   }, 60_000)
 })
 
+describe('the wire port authenticates as PostgreSQL does (SCRAM-SHA-256)', () => {
+  /** The SQLSTATE a connection attempt is refused with, or 'connected'. */
+  async function refusal(url: string): Promise<string> {
+    const client = new pg.Client({ connectionString: url })
+    client.on('error', () => {})
+    try {
+      await client.connect()
+      await client.end()
+      return 'connected'
+    } catch (error) {
+      return (error as { code?: string }).code ?? String(error)
+    }
+  }
+  const as = (dbUrl: string | null, user: string, password: string, database = 'postgres') => {
+    const url = new URL(dbUrl ?? '')
+    url.username = user
+    url.password = password
+    url.pathname = `/${database}`
+    return url.toString()
+  }
+
+  it('postgres with the local password gets in; a wrong password, an unknown user or database does not', async () => {
+    const backend = await start({ backendDir: 'memory', dbPort: 0 })
+    expect(new URL(backend.dbUrl ?? '').password).toBe('postgres')
+    expect(await refusal(backend.dbUrl ?? '')).toBe('connected')
+    expect(await refusal(as(backend.dbUrl, 'postgres', 'not the password'))).toBe('28P01')
+    expect(await refusal(as(backend.dbUrl, 'nobody', 'postgres'))).toBe('28P01')
+    expect(await refusal(as(backend.dbUrl, 'postgres', 'postgres', 'elsewhere'))).toBe('3D000')
+    // authenticator may log in but has no password; anon has neither.
+    expect(await refusal(as(backend.dbUrl, 'authenticator', 'postgres'))).toBe('28P01')
+    expect(await refusal(as(backend.dbUrl, 'anon', 'postgres'))).toBe('28P01')
+  }, 60_000)
+
+  it('a role with LOGIN and a password gets in and works as that role; without LOGIN it is refused', async () => {
+    const backend = await start({ backendDir: 'memory', dbPort: 0 })
+    await backend.db.exec(
+      `create role wire_reader login password 'reader password';
+       create role wire_nologin nologin password 'nologin password';`,
+    )
+    const reader = await connect(as(backend.dbUrl, 'wire_reader', 'reader password'))
+    const { rows } = await reader.query('select current_user as who, session_user as session')
+    expect(rows).toEqual([{ who: 'wire_reader', session: 'wire_reader' }])
+    await expect(reader.query('select count(*) from auth.users')).rejects.toMatchObject({
+      code: '42501',
+    })
+    // The API's request between two statements does not leave the reader as superuser.
+    expect((await insert(backend, {})).status).toBeGreaterThanOrEqual(400)
+    expect((await reader.query('select current_user as who')).rows).toEqual([
+      { who: 'wire_reader' },
+    ])
+    expect(await refusal(as(backend.dbUrl, 'wire_reader', 'wrong'))).toBe('28P01')
+    expect(await refusal(as(backend.dbUrl, 'wire_nologin', 'nologin password'))).toBe('28000')
+  }, 60_000)
+})
+
 describe('psql on the wire port cannot change the API’s session (PGlite has one)', () => {
   it('a session setting made in psql does not reach the next request', async () => {
     const backend = await start({ backendDir: 'memory', dbPort: 0 })
@@ -203,6 +258,7 @@ describe('psql on the wire port cannot change the API’s session (PGlite has on
     const psql = await connect(backend.dbUrl)
     await psql.query('set default_transaction_read_only = on')
     await psql.query(`set session_replication_role = replica`)
+    await psql.query('set session authorization authenticated')
     expect((await insert(backend, sealedRow())).status).toBe(201)
   }, 60_000)
 
