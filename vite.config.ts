@@ -86,7 +86,7 @@ export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
     preview: { host: '127.0.0.1', port: localPort('site'), strictPort: true },
     appType: 'mpa' as const,
     test: {
-      include: ['src/**/*.test.{ts,tsx}', 'supabase/**/*.test.ts'],
+      include: ['src/**/*.test.{ts,tsx}', 'supabase/**/*.test.ts', 'tests/*.test.ts'],
       environment: 'node',
     },
   }

@@ -145,7 +145,7 @@ export default {
   // Mutants that do not compile are dropped before any test runs (faster, and no false "killed").
   // The app's tsconfig: the mutated files are browser code; tests are not mutated.
   checkers: ['typescript'],
-  tsconfigFile: 'tsconfig.app.json',
+  tsconfigFile: 'src/tsconfig.json',
   thresholds: { high: 95, low: FILE_THRESHOLD, break: FILE_THRESHOLD },
   reporters: ['clear-text', 'progress', 'html', 'json'],
   clearTextReporter: { reportTests: false, logTests: false },
