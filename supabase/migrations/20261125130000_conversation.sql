@@ -669,3 +669,11 @@ begin
   return deleted;
 end
 $$;
+
+-- ---------------------------------------------------------------- left as INFO, on purpose
+--
+--   * rls_enabled_no_policy on private.thread_limits and private.thread_rate_events: the API roles
+--     have no USAGE on `private` and no grant on them; row level security with no policy is the
+--     second lock, as for the form's limits.
+--   * no_primary_key on private.thread_rate_events: like private.contact_rate_events, events have
+--     no natural key, and a running number would say more than the counting needs.
