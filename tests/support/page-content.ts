@@ -8,6 +8,8 @@ import {
 } from '../../src/content/case-studies'
 import * as contactPage from '../../src/content/contact-page'
 import { sealingKey } from '../../src/content/sealing-key'
+import { keySetId } from '../../src/shared/submission/sealed-row'
+import { nextSteps } from '../../supabase/staff/generate-key'
 import { footerContent } from '../../src/content/footer'
 import { arsenal, homeCallToAction, homeHero, trustSignals } from '../../src/content/home'
 import { notFoundContent } from '../../src/content/not-found'
@@ -273,6 +275,15 @@ async function expectKeyFingerprint(
   await expect(full).toHaveCount(1)
   await expect(full).toHaveText(/^age1[0-9a-z]{58}$/)
   await expect(full).toHaveCSS('user-select', 'all')
+  // The fingerprint is the one `npm run keygen` prints for the same recipient, computed here
+  // from the key the page shows in full: a visitor compares it with the one the agency publishes.
+  const recipient = (await full.textContent()) ?? ''
+  const keyId = await keySetId([recipient])
+  const printed = /fingerprint:\s+((?:[0-9a-f]{4} ){3}[0-9a-f]{4})/.exec(
+    nextSteps({ path: 'key.txt', recipient, keyId }, 'e2e'),
+  )?.[1]
+  await expect(scope.locator('[data-key-fingerprint]')).toHaveText(printed ?? 'missing')
+  await expect(scope.getByRole('alert')).toHaveCount(0)
   const link = scope.getByRole('link', { name: sealingKey.privacyLink.label, exact: true })
   if (privacyLink === 'with privacy link') await expect(link).toHaveAttribute('href', '/privacy')
   else await expect(link).toHaveCount(0)
