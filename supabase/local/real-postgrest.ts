@@ -21,6 +21,16 @@ const READY_TIMEOUT_MS = 15_000
 
 export type RealPostgrest = { url: string; stop(): Promise<void> }
 
+/** Throws, naming both digests, unless the file at `path` has the sha256 `expected`. */
+export async function checkSha256(path: string, expected = POSTGREST_SHA256): Promise<void> {
+  const digest = createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex')
+  if (digest !== expected) {
+    throw new Error(`Refusing to run ${path}: its sha256 is ${digest}, not the pinned ${expected}.`)
+  }
+}
+
 /** The installed binary's path, once its sha256 is the pinned one; a sentence otherwise. */
 export async function verifiedPostgrestBinary(): Promise<string> {
   let packageJson: string
@@ -32,14 +42,7 @@ export async function verifiedPostgrestBinary(): Promise<string> {
     )
   }
   const binary = join(dirname(packageJson), 'postgrest')
-  const digest = createHash('sha256')
-    .update(await readFile(binary))
-    .digest('hex')
-  if (digest !== POSTGREST_SHA256) {
-    throw new Error(
-      `Refusing to run ${binary}: its sha256 is ${digest}, not the pinned ${POSTGREST_SHA256}.`,
-    )
-  }
+  await checkSha256(binary)
   return binary
 }
 
