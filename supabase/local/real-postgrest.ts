@@ -90,8 +90,10 @@ export async function startRealPostgrest(
     )
     const read = (chunk: Buffer) => {
       log += chunk.toString()
-      // A whole line only: a chunk may end in the middle of the number.
-      bound ??= Number(/Listening on port (\d+)\r?\n/.exec(log)?.[1]) || null
+      // The whole number only: a chunk may end inside it, and PostgREST's threads may glue the
+      // next line's timestamp ("25/Nov/2026:…") to it without a newline.
+      bound ??=
+        Number(/Listening on port (\d+?)(?=\r?\n|\d\d\/\w{3}\/\d{4}:)/.exec(log)?.[1]) || null
       if (bound !== null && log.includes('Schema cache loaded')) {
         clearTimeout(timer)
         resolve(bound)
