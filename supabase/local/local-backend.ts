@@ -36,6 +36,8 @@ export type LocalBackendOptions = {
   jwtSecret?: string
   /** Auth's settings where they differ from supabase/config.toml's (tests lower rate limits). */
   authSettings?: Partial<AuthSettings>
+  /** A real PostgREST on the same database to serve `/rest/v1` behind the gateway (tests). */
+  restUpstream?: string
   staffAlertWebhookUrl?: string
   staffAlertWebhookSecret?: string
   /** The staff inbox's address, for the printed alerts' links (`npm start` serves it at :4174). */
@@ -179,6 +181,7 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
       jwtSecret: options.jwtSecret ?? DEMO_JWT_SECRET,
       log,
       authSettings: options.authSettings,
+      restUpstream: options.restUpstream,
     })
     const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
       const started = serve(
