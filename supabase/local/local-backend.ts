@@ -199,8 +199,9 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
     )
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
-    if (!inMemory) {
-      // Staff tools find this checkout's backend here, whatever ports it was given.
+    if (!inMemory && !options.databaseUrl) {
+      // Staff tools find this checkout's backend here, whatever ports it was given. Only a backend
+      // that holds its folder's lock says so: the lock is how they know it is still running.
       const info: ConnectionInfo = { url: dbUrl, apiUrl: url, instanceId, pid: process.pid }
       await writeFile(paths.connectionFile, `${JSON.stringify(info)}\n`, { mode: 0o600 })
       cleanups.push(() => rm(paths.connectionFile, { force: true }))
