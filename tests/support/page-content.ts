@@ -196,7 +196,7 @@ const contentChecks: Record<
     const controls = [name, contact, projectType, budget, brief, submit]
     if (scripting === 'js') {
       for (const control of controls) await expect(control).toBeEnabled()
-      await expect(page.getByText(formCopy.noScript)).toHaveCount(0)
+      await expect(page.getByText(formCopy.noScript.lead)).toHaveCount(0)
     } else {
       // Without JavaScript nothing can be sent, so the form says so and its controls are disabled.
       for (const control of controls) await expect(control).toBeDisabled()
@@ -205,7 +205,13 @@ const contentChecks: Record<
       const note = await formSection
         .locator('noscript')
         .evaluate((element) => element.textContent ?? '')
-      expect(note).toContain(formCopy.noScript)
+      expect(note).toContain(formCopy.noScript.lead)
+      // The founder's address beside Telegram and WhatsApp, each with what it does and does not seal.
+      const { telegram, whatsapp, email } = formCopy.noScript
+      for (const channel of [telegram, whatsapp, email]) expect(note).toContain(channel.sealed)
+      expect(note).toContain(`mailto:${siteEnv.founderEmail}`)
+      expect(note).toContain(siteEnv.telegramUrl)
+      expect(note).toContain(siteEnv.whatsappUrl)
     }
 
     const direct = page.getByRole('region', { name: contactPage.directContact.title, exact: true })
