@@ -355,6 +355,18 @@ async function insertRows(tx: Queryable, request: RestRequest, target: Target, r
   return new Response(null, { status, headers })
 }
 
+/**
+ * PostgREST's `response.status` setting: a function may choose its answer's status without an
+ * error, so the request still commits (public.add_to_thread's 404 keeps the miss it counted).
+ */
+async function chosenStatus(tx: Queryable, otherwise: number): Promise<number> {
+  const [setting] = await tx.query<{ status: string | null }>(
+    `select nullif(current_setting('response.status', true), '') as status`,
+  )
+  const status = Number(setting?.status)
+  return Number.isInteger(status) && status >= 100 && status <= 599 ? status : otherwise
+}
+
 /** POST /rpc/<function>: named arguments from the body; a set as an array, a value as itself. */
 async function callFunction(
   tx: Queryable,
@@ -392,8 +404,9 @@ async function callFunction(
         .then(([result]) => ({ body: result?.body ?? 'null', count: 1 }))
   const total = request.preferences.count === 'exact' ? count : null
   const headers = { 'Content-Range': contentRange(0, count, total), ...applied }
-  if (found.returns_set) return rowsResponse(request, 200, body, count, headers)
-  return new Response(body, { status: 200, headers: { 'Content-Type': JSON_UTF8, ...headers } })
+  const status = await chosenStatus(tx, 200)
+  if (found.returns_set) return rowsResponse(request, status, body, count, headers)
+  return new Response(body, { status, headers: { 'Content-Type': JSON_UTF8, ...headers } })
 }
 
 /** Runs the request as PostgREST does: one transaction, the role and request.* settings first. */
