@@ -6,7 +6,7 @@
 -- its own, whatever a later grant lets a visitor name.
 begin;
 
-select plan(12);
+select plan(13);
 
 \ir fixtures/sealed-row.psql
 
@@ -34,6 +34,24 @@ select is_empty(
              or (p.polcmd = 'a' and p.polwithcheck is null)
              or (p.polcmd in ('w', 'd', '*') and p.polqual is null)) $$,
   'no policy in the API''s schemas lets anon or authenticated through unconditionally'
+);
+
+-- auth_rls_initplan (WARN): a policy in an API schema that calls auth.uid(), auth.jwt(),
+-- auth.role(), auth.email() or current_setting() for every row instead of once, through
+-- `(select …)`. The linter's own test: the call appears, and not right after "select ".
+select is_empty(
+  $$ select format('%I.%I: %I', n.nspname, c.relname, p.polname)
+       from pg_policy as p
+       join pg_class as c on c.oid = p.polrelid
+       join pg_namespace as n on n.oid = c.relnamespace
+       cross join lateral (values (pg_get_expr(p.polqual, p.polrelid)),
+                                  (pg_get_expr(p.polwithcheck, p.polrelid))) as e(expr)
+       cross join lateral (values ('auth.uid()'), ('auth.jwt()'), ('auth.role()'),
+                                  ('auth.email()')) as f(call)
+      where n.nspname in ('public', 'graphql_public')
+        and e.expr like '%' || f.call || '%'
+        and lower(e.expr) not like '%select ' || f.call || '%' $$,
+  'no policy in the API''s schemas calls an auth function once per row'
 );
 
 -- anon_/authenticated_security_definer_function_executable (WARN): a function in an API schema
