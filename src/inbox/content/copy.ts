@@ -52,6 +52,8 @@ export const copy = {
     empty: 'No inquiries.',
     noAccess: 'This account has no access to the inbox.',
     otherKey: (keyId: string) => `Sealed to another key (${keyId}): this device cannot open it.`,
+    /** The inquiry's reference: what the staff alert and the visitor's panel show. */
+    reference: (ref: string) => `Ref. ${ref}`,
     overdue: 'Overdue',
     due: (when: string) => `Due ${when}`,
     refresh: 'Refresh',
@@ -70,6 +72,7 @@ export const copy = {
     projectType: 'Project type',
     budget: 'Budget',
     brief: 'Brief',
+    reference: 'Reference',
     received: 'Received',
     due: 'Answer by',
     status: 'Status',

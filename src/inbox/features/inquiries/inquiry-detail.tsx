@@ -4,6 +4,7 @@ import { formatTime } from './format'
 import { SETTABLE_STATUSES, type SettableStatus } from '../../../shared/staff-workflow'
 import { dueAt, purgeAfter, type Inquiry } from './inquiry'
 import { ScreenHeading } from '../../components/screen-heading'
+import { referenceOf } from '../../../shared/conversation/reference'
 
 /** The contact as an action where it is one (email, Telegram, WhatsApp), else null. */
 function contactLink(contact: string): string | null {
@@ -50,7 +51,7 @@ export function InquiryDetail({
       <button type="button" onClick={onBack} className="link">
         {copy.detail.back}
       </button>
-      <ScreenHeading id="inquiry-heading">{fields?.name ?? inquiry.id.slice(0, 8)}</ScreenHeading>
+      <ScreenHeading id="inquiry-heading">{fields?.name ?? referenceOf(inquiry.id)}</ScreenHeading>
       {fields ? (
         <dl>
           <dt>{copy.detail.contact}</dt>
@@ -84,6 +85,10 @@ export function InquiryDetail({
         </p>
       )}
       <dl>
+        <dt>{copy.detail.reference}</dt>
+        <dd className="ref" data-testid="reference">
+          {referenceOf(inquiry.id)}
+        </dd>
         <dt>{copy.detail.received}</dt>
         <dd>{formatTime(new Date(inquiry.created_at))}</dd>
         <dt>{copy.detail.due}</dt>
