@@ -49,7 +49,9 @@ export function InquiryList({
               <span className="when">
                 <span className="ref">{copy.list.reference(referenceOf(inquiry.id))}</span> ·{' '}
                 {formatAge(new Date(inquiry.created_at))} · {copy.statuses[inquiry.status]}
-                {inquiry.overdue ? (
+                {inquiry.awaiting_reply_since ? (
+                  <strong className="badge awaiting"> {copy.list.awaiting}</strong>
+                ) : inquiry.overdue ? (
                   <strong className="badge overdue"> {copy.list.overdue}</strong>
                 ) : inquiry.status === 'new' ? (
                   <span className="badge"> {copy.list.due(formatTime(dueAt(inquiry)))}</span>
