@@ -14,7 +14,8 @@ export type ThreadState =
   /** No inquiry open, or one with no thread (sent before sealed replies, or not opened). */
   | { kind: 'none' }
   | { kind: 'loading' }
-  | { kind: 'loaded'; entries: ThreadEntry[] }
+  /** `inquiryId`: whose thread it is, so another inquiry's never shows, not even for a frame. */
+  | { kind: 'loaded'; inquiryId: string; entries: ThreadEntry[] }
   | { kind: 'failed'; offline: boolean }
 
 export type ReplyOutcome = 'sent' | 'offline' | 'closed' | 'failed' | 'unsealable'
@@ -51,15 +52,18 @@ export function useThread(
       return
     }
     let current = true
-    setThread((shown) => (shown.kind === 'loaded' ? shown : { kind: 'loading' }))
+    // A reload keeps the thread shown until the new one is opened.
+    setThread((shown) =>
+      shown.kind === 'loaded' && shown.inquiryId === inquiryId ? shown : { kind: 'loading' },
+    )
     void (async () => {
-      const [{ InboxDataError, loadThreadRows }, { openThread }] = await loadCode()
       try {
+        const [{ loadThreadRows }, { openThread }] = await loadCode()
         const entries = await openThread(await loadThreadRows(inquiryId), inquiryId, identities)
-        if (current) setThread({ kind: 'loaded', entries })
-      } catch (failure) {
-        const offline = failure instanceof InboxDataError && failure.kind === 'offline'
-        if (current) setThread({ kind: 'failed', offline })
+        if (current) setThread({ kind: 'loaded', inquiryId, entries })
+      } catch {
+        // Offline (or the code could not load offline): said as such; anything else is a failure.
+        if (current) setThread({ kind: 'failed', offline: !navigator.onLine })
       }
     })()
     return () => {
@@ -73,7 +77,13 @@ export function useThread(
   const sendReply = useCallback(
     async (body: string, id: string): Promise<ReplyOutcome> => {
       if (!inquiry || !replyTo) return 'failed'
-      const [data, , { ReplySealingError, sealReply }, { buildThreadMessage }] = await loadCode()
+      let code: Awaited<ReturnType<typeof loadCode>>
+      try {
+        code = await loadCode()
+      } catch {
+        return navigator.onLine ? 'failed' : 'offline'
+      }
+      const [data, , { ReplySealingError, sealReply }, { buildThreadMessage }] = code
       try {
         const draft = buildThreadMessage(body, {
           id,
@@ -100,5 +110,7 @@ export function useThread(
     [inquiry, replyTo, onInquiryChanged, reload],
   )
 
-  return { thread, reload, sendReply }
+  const shown: ThreadState =
+    thread.kind === 'loaded' && thread.inquiryId !== inquiryId ? { kind: 'loading' } : thread
+  return { thread: shown, reload, sendReply }
 }
