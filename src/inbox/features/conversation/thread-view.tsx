@@ -33,7 +33,8 @@ export function ThreadView({
       {thread.kind === 'loading' && <p role="status">{copy.conversation.loading}</p>}
       {thread.kind === 'failed' && (
         <div className="actions">
-          <p role="alert">
+          {/* Offline is a state to note, not an error: the brief above is all there is to read. */}
+          <p role={thread.offline ? 'status' : 'alert'}>
             {thread.offline ? copy.conversation.loadOffline : copy.conversation.loadFailed}
           </p>
           <button type="button" onClick={onRetry}>
