@@ -99,7 +99,7 @@ export function useThread(
       } catch (failure) {
         if (failure instanceof ReplySealingError) {
           console.error('inbox: sealing the reply failed', failure.problem)
-          return 'unsealable'
+          return failure.problem === 'no-agency-recipients' ? 'unsealable' : 'failed'
         }
         if (failure instanceof data.InboxDataError && failure.kind !== 'no-access') {
           return failure.kind
