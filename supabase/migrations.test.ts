@@ -105,7 +105,9 @@ describe('the migrations and the sealed row the browser sends', () => {
       documentFrom({ name: 'Ada', contact: '@ada', message: 'Hi' }),
       await recipients(1),
     )
-    expect(columns?.sort()).toEqual(Object.keys(row).sort())
+    // Plus mailbox_hash, which a row carries when the visitor got a receipt (issue 24) and rows
+    // queued before conversations do not: optional for the browser, granted all the same.
+    expect(columns?.sort()).toEqual([...new Set([...Object.keys(row), 'mailbox_hash'])].sort())
   })
 
   it('the size check and the armor check state the same bound', async () => {

@@ -29,7 +29,7 @@ export const privacySections = [
     points: [
       "Sealed: your name or alias, your contact handle, the project type, the budget range, your brief, your browser's identification string, and the time you pressed Send.",
       'Padded: random filler brings every inquiry to a multiple of 1 KiB before sealing, so its size says little about what you wrote.',
-      'Checkable: the key shown on this page and under the form is the one your browser seals to. Ask us for it on Telegram or WhatsApp and compare.',
+      'Checkable: the key fingerprint shown on this page and under the form is computed from the keys your browser seals to. Compare it with the one we publish away from this website, which whoever runs our web host cannot change: the pinned post of our Telegram channel, and a DNS TXT record of our domain (see “Our key” below).',
     ],
   },
   {
@@ -79,7 +79,9 @@ export const privacySections = [
 export const privacyKey = {
   heading: 'Our key',
   body: 'The public key your browser seals to. Anyone may see it; only the private key that matches it can open what it sealed.',
-} as const satisfies { heading: string; body: string }
+  howToCheck: (dnsName: string) =>
+    `To check it: read the four groups of the fingerprint below, then compare them with the pinned post of our Telegram channel, and with the DNS record (on a computer: dig TXT ${dnsName}, or any online DNS lookup). All three must match. If they do not, do not send: tell us on Telegram.`,
+} as const satisfies { heading: string; body: string; howToCheck: (dnsName: string) => string }
 
 export const privacyCallToAction = {
   heading: 'Reach us your way',

@@ -2,7 +2,9 @@ import { CallToActionSection } from '../components/call-to-action'
 import { ChannelIcon } from '../components/channel-icon'
 import { PageIntro } from '../components/page-intro'
 import { privacyCallToAction, privacyIntro, privacyKey, privacySections } from '../content/privacy'
+import { keyDnsName } from '../content/sealing-key'
 import { KeyFingerprint } from '../features/contact/sealing/key-fingerprint'
+import { siteEnv } from '../lib/env'
 
 export function PrivacyPage() {
   return (
@@ -48,6 +50,9 @@ export function PrivacyPage() {
             {privacyKey.heading}
           </h2>
           <p className="mt-2 text-sm text-muted">{privacyKey.body}</p>
+          <p className="mt-2 text-sm text-muted">
+            {privacyKey.howToCheck(keyDnsName(siteEnv.siteUrl))}
+          </p>
           <KeyFingerprint linkToPrivacy={false} />
         </aside>
       </div>

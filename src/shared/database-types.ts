@@ -6,7 +6,7 @@
  * The browser inserts the sealed row only: `{ id, key_id, sealed, mailbox_hash? }`, the exact
  * columns anon may insert. The plaintext columns stay (nullable) for rows stored before sealing.
  * The conversation after the inquiry is `contact_messages` (staff at aal2) and, for the visitor,
- * the functions `read_thread` and `add_to_thread` (../../helpers/CONVERSATION.md).
+ * the functions `read_thread` and `add_to_thread` (supabase/migrations/…_conversation.sql).
  */
 
 /** One message of a thread as `read_thread` returns it (the first one is the inquiry itself). */

@@ -17,7 +17,10 @@
 
 -- Roles. Created only if missing, then brought to the attributes Supabase gives them, so a role
 -- left behind with other attributes cannot make the tests pass for the wrong reason. A parallel
--- run on the same cluster may create a role between the check and the create: that is fine.
+-- run on the same cluster may create a role between the check and the create: that is fine. Roles
+-- are altered and granted only when they differ: concurrent bootstraps of databases on one cluster
+-- (the test suites run several) would otherwise update the same catalog rows and fail with
+-- "tuple concurrently updated".
 do $bootstrap$
 declare
   spec record;
@@ -25,25 +28,36 @@ begin
   for spec in
     select *
     from (values
-      ('anon', 'nologin noinherit nobypassrls'),
-      ('authenticated', 'nologin noinherit nobypassrls'),
-      ('service_role', 'nologin noinherit bypassrls'),
-      ('authenticator', 'login noinherit nobypassrls')
-    ) as roles (name, attributes)
+      ('anon', false, false),
+      ('authenticated', false, false),
+      ('service_role', false, true),
+      ('authenticator', true, false)
+    ) as roles (name, can_login, bypass_rls)
   loop
     if not exists (select from pg_catalog.pg_roles where rolname = spec.name) then
       begin
-        execute format('create role %I %s', spec.name, spec.attributes);
+        execute format('create role %I noinherit', spec.name);
       exception
         when duplicate_object or unique_violation then null;
       end;
     end if;
-    execute format('alter role %I %s', spec.name, spec.attributes);
+    if not exists (
+      select from pg_catalog.pg_roles
+       where rolname = spec.name and rolcanlogin = spec.can_login
+         and not rolinherit and rolbypassrls = spec.bypass_rls
+    ) then
+      execute format('alter role %I %s noinherit %s', spec.name,
+        case when spec.can_login then 'login' else 'nologin' end,
+        case when spec.bypass_rls then 'bypassrls' else 'nobypassrls' end);
+    end if;
   end loop;
 
-  -- PostgREST logs in as authenticator and switches to the role named in the JWT. Granting again
-  -- is a notice, not an error.
-  grant anon, authenticated, service_role to authenticator;
+  -- PostgREST logs in as authenticator and switches to the role named in the JWT.
+  if not (pg_catalog.pg_has_role('authenticator', 'anon', 'member')
+      and pg_catalog.pg_has_role('authenticator', 'authenticated', 'member')
+      and pg_catalog.pg_has_role('authenticator', 'service_role', 'member')) then
+    grant anon, authenticated, service_role to authenticator;
+  end if;
 end
 $bootstrap$;
 

@@ -397,20 +397,12 @@ function closeTransactionHolder(server: PGLiteSocketServer): void {
     (handler) => handler.handlerId === internals.queryQueue.lastHandlerId,
   )
   internals.queryQueue.lastHandlerId = null
-  const fields = [
-    'SFATAL',
-    'VFATAL',
-    'C25P03',
-    'Mterminating connection due to idle-in-transaction timeout (the local API needed the database)',
-  ]
-  const body = Buffer.concat([
-    ...fields.map((field) => Buffer.from(`${field}\0`)),
-    Buffer.from([0]),
-  ])
-  const header = Buffer.alloc(5)
-  header.write('E')
-  header.writeInt32BE(body.length + 4, 1)
-  holder?.socket?.end(Buffer.concat([header, body]))
+  holder?.socket?.end(
+    fatal(
+      '25P03',
+      'terminating connection due to idle-in-transaction timeout (the local API needed the database)',
+    ),
+  )
   // Statements of other clients queued behind that transaction may go now.
   setImmediate(() => void internals.queryQueue.processQueue())
 }

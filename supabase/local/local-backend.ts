@@ -36,6 +36,8 @@ export type LocalBackendOptions = {
   jwtSecret?: string
   /** Auth's settings where they differ from supabase/config.toml's (tests lower rate limits). */
   authSettings?: Partial<AuthSettings>
+  /** A real PostgREST on the same database to serve `/rest/v1` behind the gateway (tests). */
+  restUpstream?: string
   staffAlertWebhookUrl?: string
   staffAlertWebhookSecret?: string
   /** The staff inbox's address, for the printed alerts' links (`npm start` serves it at :4174). */
@@ -179,6 +181,7 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
       jwtSecret: options.jwtSecret ?? DEMO_JWT_SECRET,
       log,
       authSettings: options.authSettings,
+      restUpstream: options.restUpstream,
     })
     const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
       const started = serve(
@@ -196,8 +199,9 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
     )
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
-    if (!inMemory) {
-      // Staff tools find this checkout's backend here, whatever ports it was given.
+    if (!inMemory && !options.databaseUrl) {
+      // Staff tools find this checkout's backend here, whatever ports it was given. Only a backend
+      // that holds its folder's lock says so: the lock is how they know it is still running.
       const info: ConnectionInfo = { url: dbUrl, apiUrl: url, instanceId, pid: process.pid }
       await writeFile(paths.connectionFile, `${JSON.stringify(info)}\n`, { mode: 0o600 })
       cleanups.push(() => rm(paths.connectionFile, { force: true }))

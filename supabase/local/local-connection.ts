@@ -12,7 +12,7 @@ import { backendPaths } from './paths'
  */
 
 export type ConnectionInfo = {
-  /** The wire address of the embedded database; null when the backend runs on DATABASE_URL. */
+  /** The wire address of the embedded database; null when it has no wire port (LOCAL_DB_PORT=off). */
   url: string | null
   /** The API (REST and Auth), as supabase-js takes it. */
   apiUrl: string
@@ -52,7 +52,7 @@ export async function localDatabaseUrl(dir?: string): Promise<string> {
   const url = info.url
   if (url === null) {
     throw new Error(
-      `The local backend of ${paths.dir} runs on DATABASE_URL: set DATABASE_URL here too to read the same database.`,
+      `The local backend of ${paths.dir} runs without a database port (LOCAL_DB_PORT=off): restart it with one, or set DATABASE_URL.`,
     )
   }
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 })

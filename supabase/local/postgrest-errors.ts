@@ -51,31 +51,66 @@ function statusFor(error: PgError, authenticated: boolean): number {
   return byClass[error.code.slice(0, 2)] ?? 400
 }
 
-/** `raise sqlstate 'PGRST' using message = '<JSON body>', detail = '{"status":…,"headers":{…}}'`. */
+/**
+ * `raise sqlstate 'PGRST' using message = '<JSON body>', detail = '{"status":…,"headers":{…}}'`,
+ * parsed as PostgREST v14 parses it (parseRaisePGRST in src/PostgREST/Error.hs): MESSAGE needs
+ * `code` and `message` (`details`, `hint` optional), DETAIL needs `status` and `headers` (a
+ * `status_text` optional). Anything else is PostgREST's 500 PGRST121, never the status asked for.
+ */
 function raisedResponse(error: PgError): Response {
-  const parse = (text: string | null) => {
+  const object = (text: string | null) => {
     try {
       const value: unknown = JSON.parse(text ?? '')
-      return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null
+      return typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? (value as Record<string, unknown>)
+        : null
     } catch {
       return null
     }
   }
-  const body = parse(error.message)
-  const detail = parse(error.detail)
+  const optionalText = (value: unknown) =>
+    value === undefined || value === null || typeof value === 'string'
+  const strings = (value: unknown): value is Record<string, string> =>
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((item) => typeof item === 'string')
+  const unparsable = (details: string, hint: string) =>
+    postgrestError(
+      500,
+      'PGRST121',
+      'Could not parse JSON in the "RAISE SQLSTATE \'PGRST\'" error',
+      details,
+      hint,
+    )
+  const body = object(error.message)
   if (
     typeof body?.code !== 'string' ||
     typeof body.message !== 'string' ||
-    typeof detail?.status !== 'number'
+    !optionalText(body.details) ||
+    !optionalText(body.hint)
   ) {
-    const message = 'Could not parse JSON in the "RAISE SQLSTATE \'PGRST\'" error'
-    return postgrestError(500, 'PGRST121', message, `MESSAGE: ${error.message}`)
+    return unparsable(
+      `Invalid JSON value for MESSAGE: '${error.message}'`,
+      "MESSAGE must be a JSON object with obligatory keys: 'code', 'message' and optional keys: 'details', 'hint'.",
+    )
   }
-  const headers = Object.fromEntries(
-    Object.entries((detail.headers ?? {}) as Record<string, unknown>).filter(
-      (entry): entry is [string, string] => typeof entry[1] === 'string',
-    ),
-  )
+  const detailHint =
+    "DETAIL must be a JSON object with obligatory keys: 'status', 'headers' and optional key: 'status_text'."
+  if (error.detail === null)
+    return unparsable('DETAIL is missing in the RAISE statement', detailHint)
+  const detail = object(error.detail)
+  if (
+    typeof detail?.status !== 'number' ||
+    !Number.isInteger(detail.status) ||
+    // A status a Response cannot carry is refused too (the stand-in's limit, not PostgREST's).
+    detail.status < 200 ||
+    detail.status > 599 ||
+    !strings(detail.headers) ||
+    !optionalText(detail.status_text)
+  ) {
+    return unparsable(`Invalid JSON value for DETAIL: '${error.detail}'`, detailHint)
+  }
   const text = (value: unknown) => (typeof value === 'string' ? value : null)
   return postgrestError(
     detail.status,
@@ -83,7 +118,7 @@ function raisedResponse(error: PgError): Response {
     body.message,
     text(body.details),
     text(body.hint),
-    headers,
+    detail.headers,
   )
 }
 

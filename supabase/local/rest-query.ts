@@ -36,8 +36,9 @@ export type SqlQuery = {
   where: string
   /** `order by ...` or the empty string. */
   orderBy: string
-  /** `limit n offset m`, or the empty string. */
-  window: string
+  /** `limit` and `offset` as given (ranges: rest-range.ts). */
+  limit: number | null
+  offset: number | null
   params: unknown[]
 }
 
@@ -129,15 +130,13 @@ export function parseQuery(search: URLSearchParams, firstParam = 1): SqlQuery {
   }
   const limit = count('limit')
   const offset = count('offset')
-  const window = [limit === null ? '' : `limit ${limit}`, offset === null ? '' : `offset ${offset}`]
-    .filter(Boolean)
-    .join(' ')
 
   return {
     columns,
     where: conditions.length ? `where ${conditions.join(' and ')}` : '',
     orderBy,
-    window,
+    limit,
+    offset,
     params,
   }
 }

@@ -4,7 +4,14 @@ import pg from 'pg'
 import { afterAll, beforeAll } from 'vitest'
 import { openPostgresDatabase, type Queryable } from './database'
 import { startLocalBackend, type LocalBackendOptions } from './local-backend'
+import { expectedAnswers } from './expected-differences'
 import { migrate } from './migrations'
+import {
+  POSTGREST_PACKAGE,
+  REAL_POSTGREST_SUPPORTED,
+  startRealPostgrest,
+  type RealPostgrest,
+} from './real-postgrest'
 
 /** Test helpers shared by the suites of this package (not loaded by the backend itself). */
 
@@ -105,13 +112,19 @@ export function useMigratedDatabase() {
 }
 
 /**
- * The two databases the stand-in runs on, for contract suites to run against both: the embedded
- * PGlite (in memory) and a throwaway database on the test server, migrated the same way.
+ * The backends a contract suite runs against: the stand-in on its two databases (the embedded
+ * PGlite, in memory, and a throwaway database on the test server, migrated the same way), and the
+ * oracle: the real PostgREST 12.0.2 on a throwaway migrated PostgreSQL 15 database, behind the
+ * stand-in's own gateway (API keys, CORS, `/rest/v1`, body limit) with the stand-in's Auth on the
+ * same database. `expected` gives each test the answer to expect there (expected-differences.ts).
+ * The oracle needs the linux x64 binary: elsewhere it is left out (see `oracleUnavailable`).
  */
 export function testBackends(options: LocalBackendOptions = {}) {
-  return [
+  const standIn = expectedAnswers(false)
+  const backends = [
     {
       name: 'embedded PGlite (in memory)',
+      oracle: false,
       async start() {
         const backend = await startLocalBackend({
           apiPort: 0,
@@ -119,11 +132,12 @@ export function testBackends(options: LocalBackendOptions = {}) {
           backendDir: 'memory',
           ...options,
         })
-        return { backend, stop: () => backend.close() }
+        return { backend, expected: standIn, stop: () => backend.close() }
       },
     },
     {
       name: 'PostgreSQL on 127.0.0.1:5432 (throwaway database)',
+      oracle: false,
       async start() {
         const database = await createThrowawayDatabase()
         const backend = await startLocalBackend({
@@ -134,10 +148,61 @@ export function testBackends(options: LocalBackendOptions = {}) {
           await database.drop()
           throw error
         })
-        return { backend, stop: async () => (await backend.close(), await database.drop()) }
+        return {
+          backend,
+          expected: standIn,
+          stop: async () => (await backend.close(), await database.drop()),
+        }
       },
     },
   ]
+  if (!REAL_POSTGREST_SUPPORTED) return backends
+  return [
+    ...backends,
+    {
+      name: 'the real PostgREST 12.0.2 on PostgreSQL 15, behind the stand-in’s gateway',
+      oracle: true,
+      async start() {
+        const database = await createThrowawayDatabase({ migrated: true })
+        let postgrest: RealPostgrest | undefined
+        try {
+          postgrest = await startRealPostgrest(database.url, options.jwtSecret)
+          const backend = await startLocalBackend({
+            apiPort: 0,
+            databaseUrl: database.url,
+            restUpstream: postgrest.url,
+            ...options,
+          })
+          return {
+            backend,
+            expected: expectedAnswers(true),
+            stop: async () => {
+              await backend.close()
+              await postgrest?.stop()
+              await database.drop()
+            },
+          }
+        } catch (error) {
+          await postgrest?.stop()
+          await database.drop()
+          throw error
+        }
+      },
+    },
+  ]
+}
+
+/** Why the oracle is not among the backends here, or null when it is. */
+export const oracleUnavailable = REAL_POSTGREST_SUPPORTED
+  ? null
+  : `the real PostgREST oracle is skipped: ${POSTGREST_PACKAGE} has a linux x64 build only, and this is ${process.platform} ${process.arch}`
+
+/**
+ * Tests whose expectations change once the database is changed under a running PostgREST (new
+ * functions or tables) tell it to reload its schema cache, as `supabase db push` leads it to.
+ */
+export async function reloadSchemaCache(db: Queryable) {
+  await db.query(`notify pgrst, 'reload schema'`)
 }
 
 /** supabase-js wants a WebSocket constructor; the contract suites never open a realtime channel. */

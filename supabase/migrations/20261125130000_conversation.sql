@@ -1,7 +1,7 @@
 -- The sealed conversation (issue 24): after the first message, a thread both sides read, every
 -- message sealed in a browser. The database stores ciphertext, who wrote (visitor or which staff
 -- account) and when, and a hash of the visitor's mailbox token; it never holds a key that opens a
--- message. The interface the site and the inbox build against: ../../helpers/CONVERSATION.md.
+-- message. The site (/replies) and the staff inbox build on the shapes below.
 --
 --   * contact_submissions gains mailbox_hash (SHA-256 of the token the visitor's receipt derives;
 --     anon may insert it with the row), responded_by (the staff account that last answered) and

@@ -67,6 +67,9 @@ describe('generateKey', () => {
     const steps = nextSteps(key, "Ops' key")
     expect(steps).toContain(`public recipient:  ${key.recipient}`)
     expect(steps).toContain(`key_id:            ${key.keyId}`)
+    // The fingerprint the form shows for a build sealed to this recipient alone (key-fingerprint.tsx).
+    const fingerprint = key.keyId.match(/.{4}/g)?.join(' ')
+    expect(steps).toContain(`fingerprint:       ${fingerprint}`)
     expect(steps).toContain(`VITE_SUBMISSION_RECIPIENTS=${key.recipient}`)
     expect(steps).toContain(
       `select private.register_submission_key(array['${key.recipient}'], 'Ops'' key');`,

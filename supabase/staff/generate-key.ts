@@ -1,6 +1,6 @@
 import { generateX25519Identity, identityToRecipient } from 'age-encryption'
 import { formatIdentityFile, writeNewIdentityFile } from './identity-file'
-import { keySetId } from '../../src/shared/submission/sealed-row'
+import { keyFingerprint, keySetId } from '../../src/shared/submission/sealed-row'
 
 export type GeneratedKey = { path: string; recipient: string; keyId: string }
 
@@ -33,6 +33,7 @@ export function nextSteps({ path, recipient, keyId }: GeneratedKey, label: strin
     '',
     `  public recipient:  ${recipient}`,
     `  key_id:            ${keyId}   (this recipient alone)`,
+    `  fingerprint:       ${keyFingerprint(keyId)}   (publish it where visitors can compare it)`,
     '',
     'Next steps:',
     `  1. Keep ${piped ? 'the identity' : path} offline: a copy in the agency's safe, not in the repository, a chat or a cloud`,
@@ -44,6 +45,8 @@ export function nextSteps({ path, recipient, keyId }: GeneratedKey, label: strin
     `       select private.register_submission_key(array['${recipient}'], '${quotedLabel}');`,
     `     It returns ${keyId}. During a rotation register both recipients in one set instead:`,
     "       select private.register_submission_key(array['<old age1…>', '<new age1…>'], 'rotation');",
+    `     Publish the set's fingerprint (${keyFingerprint(keyId)} for this recipient alone) away from the web host:`,
+    '     the pinned post of the agency’s Telegram channel and a DNS TXT record (supabase/README.md, step 2).',
     '  3. Build the site with the same recipients:',
     `       VITE_SUBMISSION_RECIPIENTS=${recipient}`,
     '     (comma-separated, in the same set as step 2, e.g. old,new during a rotation).',

@@ -143,7 +143,7 @@ describe('npm run staff without SUPABASE_URL: this checkout’s backend, on what
       'Added dee@example.com to the staff.',
     )
     expect(await staffHere(['list'])).toMatch(/dee@example\.com\s+not yet/)
-  })
+  }, 120_000)
 
   it('says in a sentence when the backend it found has stopped answering', async () => {
     await local?.close()

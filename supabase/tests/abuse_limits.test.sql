@@ -166,14 +166,14 @@ select is(
   pg_temp.send('198.51.100.1', sql => format(
     'insert into public.contact_submissions (id, sealed, key_id) values (gen_random_uuid(), %1$L, %2$L), (gen_random_uuid(), %1$L, %2$L)',
     pg_temp.armor(), pg_temp.key_id())),
-  'PGRST {"code":"contact_one_row","message":"One submission per request: the contact form inserts a single row (limit: 1 row per insert).","details":null,"hint":null} {"status":400}',
+  'PGRST {"code":"contact_one_row","message":"One submission per request: the contact form inserts a single row (limit: 1 row per insert).","details":null,"hint":null} {"status":400,"headers":{}}',
   'an array of two rows is refused: PGRST → HTTP 400 naming the limit'
 );
 select is(
   pg_temp.send('198.51.100.1', sql => format(
     'insert into public.contact_submissions (id, sealed, key_id) select gen_random_uuid(), %L, %L from generate_series(1, 5000)',
     pg_temp.armor(), pg_temp.key_id())),
-  'PGRST {"code":"contact_one_row","message":"One submission per request: the contact form inserts a single row (limit: 1 row per insert).","details":null,"hint":null} {"status":400}',
+  'PGRST {"code":"contact_one_row","message":"One submission per request: the contact form inserts a single row (limit: 1 row per insert).","details":null,"hint":null} {"status":400,"headers":{}}',
   'so is a 5,000-row statement'
 );
 select is(pg_temp.send('198.51.100.1'), 'ok', 'the refused arrays counted nothing: a single row from that network is accepted');

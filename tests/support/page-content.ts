@@ -8,6 +8,8 @@ import {
 } from '../../src/content/case-studies'
 import * as contactPage from '../../src/content/contact-page'
 import { sealingKey } from '../../src/content/sealing-key'
+import { keySetId } from '../../src/shared/submission/sealed-row'
+import { nextSteps } from '../../supabase/staff/generate-key'
 import { footerContent } from '../../src/content/footer'
 import { arsenal, homeCallToAction, homeHero, trustSignals } from '../../src/content/home'
 import { notFoundContent } from '../../src/content/not-found'
@@ -194,7 +196,7 @@ const contentChecks: Record<
     const controls = [name, contact, projectType, budget, brief, submit]
     if (scripting === 'js') {
       for (const control of controls) await expect(control).toBeEnabled()
-      await expect(page.getByText(formCopy.noScript)).toHaveCount(0)
+      await expect(page.getByText(formCopy.noScript.lead)).toHaveCount(0)
     } else {
       // Without JavaScript nothing can be sent, so the form says so and its controls are disabled.
       for (const control of controls) await expect(control).toBeDisabled()
@@ -203,7 +205,13 @@ const contentChecks: Record<
       const note = await formSection
         .locator('noscript')
         .evaluate((element) => element.textContent ?? '')
-      expect(note).toContain(formCopy.noScript)
+      expect(note).toContain(formCopy.noScript.lead)
+      // The founder's address beside Telegram and WhatsApp, each with what it does and does not seal.
+      const { telegram, whatsapp, email } = formCopy.noScript
+      for (const channel of [telegram, whatsapp, email]) expect(note).toContain(channel.sealed)
+      expect(note).toContain(`mailto:${siteEnv.founderEmail}`)
+      expect(note).toContain(siteEnv.telegramUrl)
+      expect(note).toContain(siteEnv.whatsappUrl)
     }
 
     const direct = page.getByRole('region', { name: contactPage.directContact.title, exact: true })
@@ -273,6 +281,15 @@ async function expectKeyFingerprint(
   await expect(full).toHaveCount(1)
   await expect(full).toHaveText(/^age1[0-9a-z]{58}$/)
   await expect(full).toHaveCSS('user-select', 'all')
+  // The fingerprint is the one `npm run keygen` prints for the same recipient, computed here
+  // from the key the page shows in full: a visitor compares it with the one the agency publishes.
+  const recipient = (await full.textContent()) ?? ''
+  const keyId = await keySetId([recipient])
+  const printed = /fingerprint:\s+((?:[0-9a-f]{4} ){3}[0-9a-f]{4})/.exec(
+    nextSteps({ path: 'key.txt', recipient, keyId }, 'e2e'),
+  )?.[1]
+  await expect(scope.locator('[data-key-fingerprint]')).toHaveText(printed ?? 'missing')
+  await expect(scope.getByRole('alert')).toHaveCount(0)
   const link = scope.getByRole('link', { name: sealingKey.privacyLink.label, exact: true })
   if (privacyLink === 'with privacy link') await expect(link).toHaveAttribute('href', '/privacy')
   else await expect(link).toHaveCount(0)

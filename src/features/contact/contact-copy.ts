@@ -33,8 +33,27 @@ export const formCopy = {
    */
   stillSending:
     'Still sending: the connection is slow. Your message is already encrypted; if it cannot get through, it is saved on this device and sent later.',
-  noScript:
-    'This form needs JavaScript to send your brief. With it switched off, reach us on Telegram or WhatsApp instead.',
+  /**
+   * The note of the inert form with JavaScript off (Tor Browser's "Safest", say): every way to
+   * reach us without a script, and what each one protects, since none of them is the sealed form.
+   */
+  noScript: {
+    lead: 'This form needs JavaScript to seal your brief in your browser. With it switched off, reach us directly; none of these is sealed by this site:',
+    telegram: {
+      label: 'Telegram',
+      sealed:
+        'encrypted to Telegram’s servers, which can read ordinary chats; a Secret Chat (on a phone) is end-to-end encrypted.',
+    },
+    whatsapp: {
+      label: 'WhatsApp',
+      sealed: 'end-to-end encrypted by WhatsApp, and tied to your phone number.',
+    },
+    email: {
+      label: 'Email to the founder',
+      sealed:
+        'readable by the mail servers on the way, unless you encrypt it yourself (with age, to our key below, or PGP).',
+    },
+  },
 } as const
 
 /**

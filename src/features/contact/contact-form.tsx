@@ -5,6 +5,7 @@ import { FormField, inputClasses } from '../../components/form-field'
 import { preloadToaster } from '../../components/toast/toast-host'
 import { dismissToast, showToast } from '../../components/toast/toast-store'
 import { announceSubmit } from './announce-results'
+import { siteEnv } from '../../lib/env'
 import { useHydrated } from '../../lib/use-hydrated'
 import { formCopy, submitToasts } from './contact-copy'
 import { buildDocument } from '../../shared/submission/sealed-document'
@@ -61,6 +62,20 @@ const dropdowns: ReadonlyArray<{
   { name: 'project_type', copy: formCopy.projectType, options: PROJECT_TYPE_OPTIONS },
   { name: 'budget', copy: formCopy.budget, options: BUDGET_OPTIONS },
 ]
+
+/** Every channel that works without a script, with what protects it (the note shown with JavaScript off). */
+const noScriptChannels = () => {
+  const { telegram, whatsapp, email } = formCopy.noScript
+  return [
+    { href: siteEnv.telegramUrl, ...telegram },
+    { href: siteEnv.whatsappUrl, ...whatsapp },
+    {
+      href: `mailto:${siteEnv.founderEmail}`,
+      ...email,
+      label: `${email.label} (${siteEnv.founderEmail})`,
+    },
+  ]
+}
 
 /**
  * The Secure Contact form (spec §2, §4, §5, §8). Before hydration (and with JavaScript off) its
@@ -141,9 +156,19 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
       onSubmit={(event) => handleSubmit(onValid, onInvalid)(event)}
     >
       <noscript>
-        <p className="mb-5 rounded-xl border border-amber/50 bg-ink p-4 text-sm text-amber">
-          {formCopy.noScript}
-        </p>
+        <div className="mb-5 rounded-xl border border-amber/50 bg-ink p-4 text-sm text-amber">
+          <p>{formCopy.noScript.lead}</p>
+          <ul className="mt-2 grid gap-1">
+            {noScriptChannels().map(({ href, label, sealed }) => (
+              <li key={href}>
+                <a href={href} className="underline underline-offset-4">
+                  {label}
+                </a>
+                : {sealed}
+              </li>
+            ))}
+          </ul>
+        </div>
       </noscript>
       <fieldset disabled={!hydrated} className="grid gap-5">
         <legend className="sr-only">Your project</legend>

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { generateIdentity, identityToRecipient } from 'age-encryption'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { isAgeArmor, keySetId, SEALED_MAX_CHARS } from './sealed-row'
+import { isAgeArmor, keyFingerprint, keySetId, SEALED_MAX_CHARS } from './sealed-row'
 import { armorSamples } from './submission-test-fixtures'
 
 async function newIdentity(): Promise<{ identity: string; recipient: string }> {
@@ -12,6 +12,20 @@ async function newIdentity(): Promise<{ identity: string; recipient: string }> {
 let staff: { identity: string; recipient: string }
 beforeAll(async () => {
   staff = await newIdentity()
+})
+
+describe('keyFingerprint', () => {
+  it('is the key_id in four groups of four, so a person can compare it aloud', () => {
+    expect(keyFingerprint('3f2a9c1e77b0d412')).toBe('3f2a 9c1e 77b0 d412')
+  })
+
+  it('changes when a recipient of the set changes', async () => {
+    const second = await newIdentity()
+    const alone = keyFingerprint(await keySetId([staff.recipient]))
+    const both = keyFingerprint(await keySetId([staff.recipient, second.recipient]))
+    expect(alone).toMatch(/^([0-9a-f]{4} ){3}[0-9a-f]{4}$/)
+    expect(both).not.toBe(alone)
+  })
 })
 
 describe('keySetId', () => {

@@ -37,6 +37,15 @@ export function isAgeArmor(text: unknown): text is string {
 }
 
 /**
+ * The key set's fingerprint as people compare it: its key_id in four groups of four
+ * ("3f2a 9c1e 77b0 d412"). The form shows it, `npm run keygen` prints it, the database's
+ * `private.register_submission_key` returns the same 16 characters, and the agency publishes it
+ * away from the web host (a pinned Telegram post, a DNS TXT record), so a visitor can check the page
+ * against something the host does not control.
+ */
+export const keyFingerprint = (keyId: string) => keyId.match(/.{1,4}/g)?.join(' ') ?? keyId
+
+/**
  * The id of a recipient set (the row's `key_id`): the first 16 lowercase hex characters of SHA-256
  * over the set's distinct recipients, sorted, joined by "\n". Staff register a set under it
  * (`private.register_submission_key`) and the database refuses rows sealed to a set it does not

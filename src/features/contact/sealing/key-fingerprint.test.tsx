@@ -4,6 +4,7 @@ import type { ReactElement } from 'react'
 import { MemoryRouter } from 'react-router-dom'
 import { afterEach, describe, expect, it } from 'vitest'
 import { sealingKey } from '../../../content/sealing-key'
+import { keySetId } from '../../../shared/submission/sealed-row'
 import { KeyFingerprint } from './key-fingerprint'
 
 // Recipients generated once with age-encryption (their identities were thrown away).
@@ -41,6 +42,26 @@ describe('KeyFingerprint', () => {
       [...container.querySelectorAll('details li code')].map((code) => code.textContent),
     ).toEqual([STAFF, ESCROW])
     expect(screen.queryByRole('link')).toBeNull()
+  })
+
+  it('shows the key set’s fingerprint, the one npm run keygen prints, and where to compare it', async () => {
+    const keyId = await keySetId([STAFF])
+    const { container } = renderIn(<KeyFingerprint keys={{ recipients: [STAFF], keyId }} />)
+    const shown = container.querySelector('[data-key-fingerprint]')?.textContent
+    expect(shown).toBe(keyId.match(/.{4}/g)?.join(' '))
+    expect(container.textContent).toContain(sealingKey.fingerprintLabel)
+    expect(container.textContent).toContain('pinned post of our Telegram channel')
+    expect(container.textContent).toMatch(/DNS TXT record of _contact-key\./)
+    // Computed again in the browser from the recipients the form seals to: they agree.
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(screen.queryByRole('alert')).toBeNull()
+  })
+
+  it('warns not to send when the keys the form seals to do not give the fingerprint shown', async () => {
+    renderIn(
+      <KeyFingerprint keys={{ recipients: [STAFF, ESCROW], keyId: await keySetId([STAFF]) }} />,
+    )
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', sealingKey.mismatch)
   })
 
   it('says plainly when the build has no key', () => {

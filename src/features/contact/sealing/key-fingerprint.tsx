@@ -1,13 +1,33 @@
+import { useEffect, useState } from 'react'
 import { SmartLink } from '../../../components/action-link'
 import { ChannelIcon } from '../../../components/channel-icon'
-import { sealingKey } from '../../../content/sealing-key'
+import { keyDnsName, sealingKey } from '../../../content/sealing-key'
 import { shortRecipient } from '../../../lib/age-recipient'
 import { siteEnv, type SubmissionKeys } from '../../../lib/env'
+import { keyFingerprint, keySetId } from '../../../shared/submission/sealed-row'
 
 /**
- * The key the form seals to, in the prerendered page itself (no script needed to read it): short
- * enough to glance at, and in full, selectable with one tap, so a careful visitor can compare it
- * with the key we give on another channel before trusting the form.
+ * Whether the recipients the form seals to still give the fingerprint the page shows: computed in
+ * the browser from those recipients, so an edited key list under an old fingerprint is caught.
+ * Null until checked (and in the prerendered page).
+ */
+function useFingerprintHolds(keys: SubmissionKeys | null): boolean | null {
+  const [holds, setHolds] = useState<boolean | null>(null)
+  useEffect(() => {
+    if (keys === null) return
+    let current = true
+    void keySetId(keys.recipients).then((id) => current && setHolds(id === keys.keyId))
+    return () => {
+      current = false
+    }
+  }, [keys])
+  return holds
+}
+
+/**
+ * The key the form seals to, in the prerendered page itself (no script needed to read it): its
+ * fingerprint, four groups of four characters to compare with the one the agency publishes away
+ * from the web host, and the keys in full, selectable with one tap, for a careful visitor.
  */
 export function KeyFingerprint({
   keys = siteEnv.submissionKeys,
@@ -17,6 +37,7 @@ export function KeyFingerprint({
   /** Off on the privacy page itself. */
   linkToPrivacy?: boolean
 }) {
+  const holds = useFingerprintHolds(keys)
   if (keys === null) {
     return (
       <p className="mt-6 flex items-start gap-2 rounded-xl border border-line bg-ink p-4 text-sm text-muted">
@@ -38,6 +59,20 @@ export function KeyFingerprint({
           </code>
         ))}
       </p>
+      <p className="mt-3">
+        <span className="text-muted">{sealingKey.fingerprintLabel}: </span>
+        <code className="font-mono text-base tracking-wide text-text" data-key-fingerprint>
+          {keyFingerprint(keys.keyId)}
+        </code>
+      </p>
+      <p className="mt-1 text-xs text-muted">
+        {sealingKey.fingerprintHint(keyDnsName(siteEnv.siteUrl))}
+      </p>
+      {holds === false && (
+        <p role="alert" className="mt-2 text-sm text-danger">
+          {sealingKey.mismatch}
+        </p>
+      )}
       <details className="mt-2">
         <summary className="inline-flex min-h-11 cursor-pointer items-center text-muted hover:text-text">
           {sealingKey.compare(recipients.length)}
