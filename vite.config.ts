@@ -7,38 +7,9 @@ import { hostFilesPlugin } from './src/build/host-files-plugin.ts'
 import { prerenderPlugin, PRERENDER_BUNDLE_DIR } from './src/build/prerender-plugin.ts'
 import { previewPlugin } from './src/build/preview-plugin.ts'
 import { pwaOptions } from './src/build/pwa-options.ts'
-import {
-  assertRecipientsFor,
-  parseSiteEnv,
-  parseSubmissionRecipients,
-  submissionKeysFor,
-  type SiteEnv,
-  type SubmissionKeys,
-} from './src/lib/env.ts'
-import { ensureDevIdentity } from './supabase/local/dev-identity.ts'
+import { resolveSubmissionKeys } from './src/build/submission-keys.ts'
+import { parseSiteEnv, type SiteEnv } from './src/lib/env.ts'
 import { localPort, withLocalSupabaseUrl } from './supabase/local/ports.ts'
-
-type Env = Record<string, string>
-
-/**
- * Who the site seals submissions to: VITE_SUBMISSION_RECIPIENTS, or, when it is unset and the
- * Supabase URL is local, the local backend's development identity (created on first use, under
- * LOCAL_BACKEND_DIR or .local-backend/), so `npm start` needs no setup. A hosted URL with no
- * recipients stops the build. Unit tests (mode "test") get only what is set: no key is created.
- * The key_id is derived here, once, by the contract's own function.
- */
-async function resolveSubmissionKeys(
-  env: Env,
-  supabaseUrl: string,
-  mode: string,
-): Promise<SubmissionKeys | null> {
-  let recipients = parseSubmissionRecipients(env)
-  if (mode !== 'test') {
-    assertRecipientsFor(supabaseUrl, recipients)
-    if (recipients.length === 0) recipients = [(await ensureDevIdentity()).recipient]
-  }
-  return submissionKeysFor(recipients)
-}
 
 /**
  * React, the router and the few modules every page shares with the app's entry, in one chunk. The

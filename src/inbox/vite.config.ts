@@ -4,6 +4,7 @@ import { defineConfig, loadEnv } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 import { hostFilesPlugin } from '../build/host-files-plugin.ts'
 import { previewPlugin } from '../build/preview-plugin.ts'
+import { resolveSubmissionKeys } from '../build/submission-keys.ts'
 import { parseSiteEnv } from '../lib/env.ts'
 import { inboxPwaOptions } from './pwa-options.ts'
 import type { InboxEnv } from './lib/inbox-env.ts'
@@ -12,18 +13,24 @@ import { localPort, withLocalSupabaseUrl } from '../../supabase/local/ports.ts'
 /**
  * The staff inbox: its own Vite root (src/inbox/), entry, build output (dist-inbox/) and origin
  * (127.0.0.1:4174 locally, or INBOX_PORT), never linked from the public site. It reads the same VITE_* configuration as the site (the
- * repository's .env files) for the Supabase project and the agency's name, and its hosts' header
+ * repository's .env files) for the Supabase project, the agency's name and the recipients replies
+ * are sealed to (as the site's build resolves them, src/build/submission-keys.ts), and its hosts' header
  * files come from the same source as the site's (src/build/security-headers.ts).
  */
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
-export default defineConfig(({ mode }) => {
-  const settings = parseSiteEnv(withLocalSupabaseUrl(loadEnv(mode, ROOT, 'VITE_')))
+export default defineConfig(async ({ mode, isPreview }) => {
+  const env = withLocalSupabaseUrl(loadEnv(mode, ROOT, 'VITE_'))
+  const settings = parseSiteEnv(env)
+  // The recipients the site's build resolves (the same variables, the same development key):
+  // replies are sealed to them too. `vite preview` serves a finished build: none to resolve.
+  const keys = isPreview ? null : await resolveSubmissionKeys(env, settings.supabaseUrl, mode)
   const inboxEnv: InboxEnv = {
     agencyName: settings.agencyName,
     supabaseUrl: settings.supabaseUrl,
     supabaseAnonKey: settings.supabaseAnonKey,
+    agencyRecipients: keys?.recipients ?? [],
   }
   const inboxRoot = fileURLToPath(new URL('.', import.meta.url))
   return {

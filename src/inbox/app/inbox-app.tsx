@@ -8,6 +8,7 @@ import { InquiryDetail } from '../features/inquiries/inquiry-detail'
 import type { Inquiry } from '../features/inquiries/inquiry'
 import { usePullToRefresh } from '../features/inquiries/use-pull-to-refresh'
 import { useAutoLock } from '../features/key/use-auto-lock'
+import { useThread } from '../features/conversation/use-thread'
 import { supabase } from '../lib/supabase-client'
 import { ListScreen } from '../screens/list-screen'
 
@@ -132,7 +133,20 @@ export function InboxApp() {
     </header>
   )
 
+  const replaceInquiry = useCallback(
+    (changed: Inquiry) =>
+      setInquiries((current) =>
+        (current ?? []).map((inquiry) => (inquiry.id === changed.id ? changed : inquiry)),
+      ),
+    [],
+  )
   const selectedInquiry = inquiries?.find((inquiry) => inquiry.id === selected) ?? null
+  // The open inquiry's conversation, opened with the key like the list: dropped with it on lock.
+  const conversation = useThread(
+    stage === 'open' ? selectedInquiry : null,
+    identities,
+    replaceInquiry,
+  )
   return (
     <>
       {header}
@@ -155,15 +169,15 @@ export function InboxApp() {
         {stage === 'open' && selectedInquiry && (
           <InquiryDetail
             inquiry={selectedInquiry}
+            agencyName={inboxEnv.agencyName}
+            thread={conversation.thread}
             onBack={() => {
               setReturnedFrom(selectedInquiry.id)
               setSelected(null)
             }}
-            onChanged={(changed) =>
-              setInquiries((current) =>
-                (current ?? []).map((inquiry) => (inquiry.id === changed.id ? changed : inquiry)),
-              )
-            }
+            onChanged={replaceInquiry}
+            onReply={conversation.sendReply}
+            onRetryThread={conversation.reload}
           />
         )}
         {stage === 'open' && !selectedInquiry && (

@@ -52,7 +52,11 @@ export const copy = {
     empty: 'No inquiries.',
     noAccess: 'This account has no access to the inbox.',
     otherKey: (keyId: string) => `Sealed to another key (${keyId}): this device cannot open it.`,
+    /** The inquiry's reference: what the staff alert and the visitor's panel show. */
+    reference: (ref: string) => `Ref. ${ref}`,
     overdue: 'Overdue',
+    /** A visitor wrote in the thread and nobody has answered yet. */
+    awaiting: 'New message',
     due: (when: string) => `Due ${when}`,
     refresh: 'Refresh',
     release: 'Release to refresh',
@@ -69,7 +73,9 @@ export const copy = {
     contact: 'Contact',
     projectType: 'Project type',
     budget: 'Budget',
-    brief: 'Brief',
+    respondedBy: (who: string | null, when: string) => (who ? `${who}, ${when}` : when),
+    awaitingSince: 'New message since',
+    reference: 'Reference',
     received: 'Received',
     due: 'Answer by',
     status: 'Status',
@@ -78,6 +84,47 @@ export const copy = {
     purged: (when: string) => `Closed: the database deletes it by ${when}.`,
     statusFailed: 'The status could not be changed. Check the connection and try again.',
     statusOffline: 'You are offline: the status is unchanged. Change it when you are back online.',
+  },
+  conversation: {
+    heading: 'Conversation',
+    inquiry: 'Inquiry from the visitor',
+    fromVisitor: 'Visitor',
+    fromAgency: (email: string | null) => (email ? `Reply by ${email}` : 'Reply'),
+    loading: 'Opening the conversation on this device…',
+    loadFailed:
+      'The rest of the conversation could not be loaded. Check the connection and try again.',
+    loadOffline: 'You are offline: the rest of the conversation shows when you are back online.',
+    retry: 'Try again',
+    cannotOpen: 'This message could not be opened: what is stored is damaged or was moved.',
+    otherKey: 'This message is sealed to another key: this device cannot open it.',
+    noThread:
+      'This inquiry was sent before sealed replies: it has no sealed conversation. Answer on the visitor’s channel below.',
+    closed: 'Closed: this conversation takes no more replies.',
+    reply: 'Reply',
+    replyHint:
+      'Sealed on this device to the visitor and to the agency’s keys: the visitor reads it with their receipt, colleagues with the agency’s key.',
+    send: 'Send sealed reply',
+    sending: 'Sealing and sending…',
+    sent: 'Reply sent, sealed. The inquiry is marked responded.',
+    empty: 'Write the reply first.',
+    offline:
+      'You are offline: the reply was not sent. It is still in the field: send it when you are back online.',
+    failed:
+      'The reply could not be sent. It is still in the field: check the connection and try again.',
+    refusedClosed: 'This inquiry is closed: it takes no more replies.',
+    unsealable:
+      'This inbox cannot seal a reply: it was built without the agency’s keys. Ask whoever deploys it to set VITE_SUBMISSION_RECIPIENTS.',
+  },
+  channels: {
+    heading: 'Answer on the visitor’s channel',
+    email: 'Answer by email',
+    telegram: 'Answer on Telegram',
+    whatsapp: 'Answer on WhatsApp',
+    outsideSeal:
+      'Outside the seal: the first message quotes the reference and nothing else. Write nothing sensitive there.',
+    copyFirst: 'Copy first message',
+    copied: 'Copied',
+    none: 'The contact the visitor gave is not an email address, a Telegram username or a phone number.',
   },
   /** A row's status as staff read it, and the buttons that set it. */
   statuses: {

@@ -1,5 +1,14 @@
-/** What src/inbox/vite.config.ts resolved at build time: the Supabase project this inbox reads. */
-export type InboxEnv = { agencyName: string; supabaseUrl: string; supabaseAnonKey: string }
+/**
+ * What src/inbox/vite.config.ts resolved at build time: the Supabase project this inbox reads, and
+ * the agency's recipients (the set the site seals inquiries to) that every reply is sealed to as
+ * well as to the visitor: built in, never read from the database, which could swap them.
+ */
+export type InboxEnv = {
+  agencyName: string
+  supabaseUrl: string
+  supabaseAnonKey: string
+  agencyRecipients: readonly string[]
+}
 
 declare const __INBOX_ENV__: InboxEnv
 

@@ -1,5 +1,6 @@
 import type { SettableStatus } from '../../../shared/staff-workflow'
 import { supabase } from '../../lib/supabase-client'
+import type { ThreadRow } from '../conversation/thread'
 import type { Inquiry, InquiryRow } from './inquiry'
 import { allPages, openInquiry, sortInquiries } from './inquiries'
 import { keepSealedList, lastSealedList, type SealedList } from './list-cache'
@@ -7,13 +8,17 @@ import { keepSealedList, lastSealedList, type SealedList } from './list-cache'
 /** The inbox's reads and its one write, through the database's rules for signed-in staff. */
 
 // Exactly InquiryRow's columns (the grants allow these and no other): the typed client checks it.
-const COLUMNS = 'id, key_id, sealed, status, created_at, responded_at, completed_at'
+const COLUMNS =
+  'id, key_id, sealed, status, created_at, responded_at, completed_at, responded_by, awaiting_reply_since'
+// What a reply or a status change changes on the inquiry, as the database stamped it.
+const STAMPED = 'status, responded_at, completed_at, responded_by, awaiting_reply_since'
 const PAGE_ROWS = 500
 
 export type ResponseTimes = { p50: string | null; p90: string | null; within_24h: number | null }
 
 export class InboxDataError extends Error {
-  constructor(readonly kind: 'no-access' | 'failed' | 'offline') {
+  /** `closed`: the inquiry is completed or declined, and its thread takes no more messages. */
+  constructor(readonly kind: 'no-access' | 'failed' | 'offline' | 'closed') {
     super(kind)
     this.name = 'InboxDataError'
   }
@@ -100,8 +105,44 @@ export async function setStatus(id: string, status: SettableStatus) {
     .from('contact_submissions')
     .update({ status })
     .eq('id', id)
-    .select('status, responded_at, completed_at')
+    .select(STAMPED)
     .single()
   if (error) failed('changing the status', error)
+  return data
+}
+
+/** An inquiry's thread after the inquiry itself, sealed as stored, oldest first. */
+export async function loadThreadRows(submissionId: string): Promise<ThreadRow[]> {
+  if (!navigator.onLine) throw new InboxDataError('offline')
+  const { data, error } = await supabase
+    .from('contact_messages')
+    .select('id, direction, sealed, author_email, created_at')
+    .eq('submission_id', submissionId)
+    .order('created_at')
+    .order('id')
+  if (error) failed('reading the thread', error)
+  return data
+}
+
+/** A sealed reply as staff insert it; the database stamps its direction, author and time. */
+export type SealedReply = { id: string; submission_id: string; sealed: string }
+
+/**
+ * Stores a sealed reply and answers the inquiry as the database then holds it (responded, by
+ * whom, when). A reply sent again after a lost answer (the same id) is already stored: the
+ * database's 409 (23505) means delivered. Offline, it is refused, not queued (as a status change).
+ */
+export async function insertReply(reply: SealedReply) {
+  if (!navigator.onLine) throw new InboxDataError('offline')
+  const { error } = await supabase.from('contact_messages').insert(reply)
+  // The database's refusal of a closed thread is an answer, not a failure: a sentence says it.
+  if (error?.code === 'thread_closed') throw new InboxDataError('closed')
+  if (error && error.code !== '23505') failed('sending the reply', error)
+  const { data, error: readError } = await supabase
+    .from('contact_submissions')
+    .select(STAMPED)
+    .eq('id', reply.submission_id)
+    .single()
+  if (readError) failed('reading the answered inquiry', readError)
   return data
 }

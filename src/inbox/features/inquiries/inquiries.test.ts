@@ -19,8 +19,16 @@ function row(id: string, hoursAgo: number, status: InquiryRow['status'] = 'new')
     created_at: new Date(NOW - hoursAgo * HOUR).toISOString(),
     responded_at: null,
     completed_at: null,
+    responded_by: null,
+    awaiting_reply_since: null,
   }
 }
+
+/** A row a visitor wrote to `hoursAgo`, with nobody's answer since. */
+const awaiting = (base: InquiryRow, hoursAgo: number): InquiryRow => ({
+  ...base,
+  awaiting_reply_since: new Date(NOW - hoursAgo * HOUR).toISOString(),
+})
 
 const listed = (base: InquiryRow, overdue = false): Inquiry => ({
   ...base,
@@ -45,6 +53,26 @@ describe('sortInquiries', () => {
       'new-recent',
       'answered-recent',
       'answered-old',
+    ])
+  })
+
+  it('puts inquiries with an unanswered message from the visitor above all others, longest waiting first', () => {
+    const order = sortInquiries([
+      listed(row('overdue', 40), true),
+      listed(awaiting(row('answered-then-asked', 100, 'responded'), 1)),
+      listed(row('new', 1)),
+      listed(awaiting(row('engaged-asked-earlier', 3, 'engaged'), 2)),
+      listed(row('completed', 2, 'completed')),
+      // Overdue and waiting: the waiting message decides its place.
+      listed(awaiting(row('overdue-and-asked', 30), 0.5), true),
+    ]).map((inquiry) => inquiry.id)
+    expect(order).toEqual([
+      'engaged-asked-earlier',
+      'answered-then-asked',
+      'overdue-and-asked',
+      'overdue',
+      'new',
+      'completed',
     ])
   })
 })

@@ -32,14 +32,22 @@ export async function openInquiry(
   return { ...row, overdue, opened: { document, labels: optionLabels(document) } }
 }
 
-/** Overdue first (oldest first), then new (next due first), then the rest (newest first). */
+/**
+ * Unanswered messages first (a visitor wrote in the thread and nobody has answered: the one waiting
+ * longest first), then overdue (oldest first), then new (next due first), then the rest (newest
+ * first).
+ */
 export function sortInquiries(inquiries: Inquiry[]): Inquiry[] {
-  const rank = (inquiry: Inquiry) => (inquiry.overdue ? 0 : inquiry.status === 'new' ? 1 : 2)
+  const rank = (inquiry: Inquiry) =>
+    inquiry.awaiting_reply_since ? 0 : inquiry.overdue ? 1 : inquiry.status === 'new' ? 2 : 3
   return [...inquiries].sort((a, b) => {
     const byRank = rank(a) - rank(b)
     if (byRank !== 0) return byRank
+    if (a.awaiting_reply_since && b.awaiting_reply_since) {
+      return Date.parse(a.awaiting_reply_since) - Date.parse(b.awaiting_reply_since)
+    }
     const age = Date.parse(a.created_at) - Date.parse(b.created_at)
-    return rank(a) === 2 ? -age : age
+    return rank(a) === 3 ? -age : age
   })
 }
 

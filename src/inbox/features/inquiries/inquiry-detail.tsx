@@ -1,34 +1,47 @@
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { copy } from '../../content/copy'
 import { formatTime } from './format'
 import { SETTABLE_STATUSES, type SettableStatus } from '../../../shared/staff-workflow'
 import { dueAt, purgeAfter, type Inquiry } from './inquiry'
 import { ScreenHeading } from '../../components/screen-heading'
+import { referenceOf } from '../../../shared/conversation/reference'
+import { contactChannel } from '../conversation/channel-links'
+import { AnswerLinks } from '../conversation/answer-links'
+import { ThreadView } from '../conversation/thread-view'
+import type { ReplyOutcome, ThreadState } from '../conversation/use-thread'
 
-/** The contact as an action where it is one (email, Telegram, WhatsApp), else null. */
-function contactLink(contact: string): string | null {
-  if (/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(contact)) return `mailto:${contact}`
-  const telegram = /^@([A-Za-z0-9_]{5,32})$/.exec(contact)?.[1]
-  if (telegram) return `https://t.me/${telegram}`
-  const phone = contact.replace(/[\s().-]/g, '')
-  if (/^\+\d{7,15}$/.test(phone)) return `https://wa.me/${phone.slice(1)}`
-  return null
-}
+// The reply's code (the message's contract and its checks) loads with the key's, never on the
+// first screen.
+const ReplyForm = lazy(() =>
+  import('../conversation/reply-form').then((module) => ({ default: module.ReplyForm })),
+)
+
+const CLOSED: readonly Inquiry['status'][] = ['completed', 'declined']
 
 export function InquiryDetail({
   inquiry,
+  agencyName,
+  thread,
   onBack,
   onChanged,
+  onReply,
+  onRetryThread,
 }: {
   inquiry: Inquiry
+  agencyName: string
+  /** The conversation after the inquiry, opened by the app with the unlocked key. */
+  thread: ThreadState
   onBack: () => void
   onChanged: (inquiry: Inquiry) => void
+  onReply: (body: string, id: string) => Promise<ReplyOutcome>
+  onRetryThread: () => void
 }) {
   const [error, setError] = useState<string | null>(null)
   const [copied, setCopied] = useState(false)
   const fields = 'document' in inquiry.opened ? inquiry.opened.document : null
   const labels = 'labels' in inquiry.opened ? inquiry.opened.labels : null
   const purge = purgeAfter(inquiry)
+  const reference = referenceOf(inquiry.id)
 
   async function change(status: SettableStatus) {
     setError(null)
@@ -44,13 +57,13 @@ export function InquiryDetail({
     }
   }
 
-  const link = fields ? contactLink(fields.contact) : null
+  const link = fields ? contactChannel(fields.contact)?.href : null
   return (
     <article className="card" aria-labelledby="inquiry-heading">
       <button type="button" onClick={onBack} className="link">
         {copy.detail.back}
       </button>
-      <ScreenHeading id="inquiry-heading">{fields?.name ?? inquiry.id.slice(0, 8)}</ScreenHeading>
+      <ScreenHeading id="inquiry-heading">{fields?.name ?? reference}</ScreenHeading>
       {fields ? (
         <dl>
           <dt>{copy.detail.contact}</dt>
@@ -73,8 +86,6 @@ export function InquiryDetail({
           <dd>{labels?.projectType ?? '–'}</dd>
           <dt>{copy.detail.budget}</dt>
           <dd>{labels?.budget ?? '–'}</dd>
-          <dt>{copy.detail.brief}</dt>
-          <dd className="brief">{fields.message}</dd>
         </dl>
       ) : (
         <p>
@@ -84,12 +95,37 @@ export function InquiryDetail({
         </p>
       )}
       <dl>
+        <dt>{copy.detail.reference}</dt>
+        <dd className="ref" data-testid="reference">
+          {reference}
+        </dd>
         <dt>{copy.detail.received}</dt>
         <dd>{formatTime(new Date(inquiry.created_at))}</dd>
         <dt>{copy.detail.due}</dt>
         <dd>{formatTime(dueAt(inquiry))}</dd>
         <dt>{copy.detail.status}</dt>
         <dd data-testid="status">{copy.statuses[inquiry.status]}</dd>
+        {inquiry.responded_at && (
+          <>
+            <dt>{copy.statuses.responded}</dt>
+            <dd data-testid="responded">
+              {copy.detail.respondedBy(
+                inquiry.responded_by,
+                formatTime(new Date(inquiry.responded_at)),
+              )}
+            </dd>
+          </>
+        )}
+        {inquiry.awaiting_reply_since && (
+          <>
+            <dt>{copy.detail.awaitingSince}</dt>
+            <dd>
+              <strong className="badge awaiting">
+                {formatTime(new Date(inquiry.awaiting_reply_since))}
+              </strong>
+            </dd>
+          </>
+        )}
       </dl>
       {purge && <p>{copy.detail.purged(formatTime(purge))}</p>}
       <div className="actions">
@@ -105,6 +141,33 @@ export function InquiryDetail({
         ))}
       </div>
       {error && <p role="alert">{error}</p>}
+      {fields && (
+        <section className="conversation" aria-labelledby="conversation-heading">
+          <h2 id="conversation-heading">{copy.conversation.heading}</h2>
+          <ThreadView
+            brief={fields.message}
+            receivedAt={inquiry.created_at}
+            thread={thread}
+            onRetry={onRetryThread}
+          />
+          {!fields.reply_to ? (
+            <p>{copy.conversation.noThread}</p>
+          ) : CLOSED.includes(inquiry.status) ? (
+            <p>{copy.conversation.closed}</p>
+          ) : (
+            <Suspense fallback={null}>
+              {/* A new form per inquiry: a draft never follows staff to another one. */}
+              <ReplyForm key={inquiry.id} onSend={onReply} />
+            </Suspense>
+          )}
+        </section>
+      )}
+      {fields && (
+        <section className="channels" aria-labelledby="channels-heading">
+          <h2 id="channels-heading">{copy.channels.heading}</h2>
+          <AnswerLinks contact={fields.contact} reference={reference} agencyName={agencyName} />
+        </section>
+      )}
     </article>
   )
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react'
 import { copy } from '../../content/copy'
 import { formatAge, formatTime } from './format'
+import { referenceOf } from '../../../shared/conversation/reference'
 import { dueAt, type Inquiry } from './inquiry'
 
 /** One line per inquiry: who, what, how old, and whether it is due or overdue. */
@@ -38,7 +39,7 @@ export function InquiryList({
                   ? opened.document.name
                   : 'problem' in inquiry.opened && inquiry.opened.problem === 'other-key'
                     ? copy.list.otherKey(inquiry.key_id ?? '–')
-                    : inquiry.id.slice(0, 8)}
+                    : referenceOf(inquiry.id)}
               </span>
               {opened && (
                 <span className="what">
@@ -46,8 +47,11 @@ export function InquiryList({
                 </span>
               )}
               <span className="when">
+                <span className="ref">{copy.list.reference(referenceOf(inquiry.id))}</span> ·{' '}
                 {formatAge(new Date(inquiry.created_at))} · {copy.statuses[inquiry.status]}
-                {inquiry.overdue ? (
+                {inquiry.awaiting_reply_since ? (
+                  <strong className="badge awaiting"> {copy.list.awaiting}</strong>
+                ) : inquiry.overdue ? (
                   <strong className="badge overdue"> {copy.list.overdue}</strong>
                 ) : inquiry.status === 'new' ? (
                   <span className="badge"> {copy.list.due(formatTime(dueAt(inquiry)))}</span>

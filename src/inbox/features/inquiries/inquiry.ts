@@ -5,7 +5,15 @@ import type { SealedDocument } from '../../../shared/submission/sealed-document'
 /** A row as the inbox reads it, and what this device could make of it. */
 export type InquiryRow = Pick<
   Database['public']['Tables']['contact_submissions']['Row'],
-  'id' | 'key_id' | 'sealed' | 'status' | 'created_at' | 'responded_at' | 'completed_at'
+  | 'id'
+  | 'key_id'
+  | 'sealed'
+  | 'status'
+  | 'created_at'
+  | 'responded_at'
+  | 'completed_at'
+  | 'responded_by'
+  | 'awaiting_reply_since'
 >
 
 export type Inquiry = InquiryRow & {

@@ -1,0 +1,101 @@
+// @vitest-environment node
+import { generateIdentity, identityToRecipient } from 'age-encryption'
+import { describe, expect, it } from 'vitest'
+import { deriveReceiptKeys, generateReceipt } from '../../../shared/conversation/receipt'
+import { buildThreadMessage } from '../../../shared/conversation/thread-message'
+import { isAgeArmor } from '../../../shared/submission/sealed-row'
+import { ReplySealingError, sealReply } from './seal-reply'
+import { openThreadMessage, type ThreadRow } from './thread'
+
+const inquiryId = crypto.randomUUID()
+const NOW = Date.parse('2026-11-25T12:00:00Z')
+
+async function agencyKey() {
+  const identity = await generateIdentity()
+  return { identity, recipient: await identityToRecipient(identity) }
+}
+
+function agencyRow(id: string, sealed: string): ThreadRow {
+  return { id, direction: 'agency', sealed, author_email: 'staff@example.com', created_at: '' }
+}
+
+describe('sealReply', () => {
+  it('seals a reply that the visitor’s receipt opens, and so does each agency key, alone', async () => {
+    const visitor = await deriveReceiptKeys(generateReceipt())
+    const [first, second] = [await agencyKey(), await agencyKey()]
+    const id = crypto.randomUUID()
+    const draft = buildThreadMessage('  Thursday at ten suits us.  ', {
+      id,
+      inquiryId,
+      from: 'agency',
+      now: NOW,
+    })
+    const sealed = await sealReply(draft, {
+      replyTo: visitor.recipient,
+      agency: [first.recipient, second.recipient],
+    })
+    expect(isAgeArmor(sealed)).toBe(true)
+    expect(sealed).not.toContain('Thursday')
+
+    for (const identity of [visitor.identity, first.identity, second.identity]) {
+      const entry = await openThreadMessage(agencyRow(id, sealed), inquiryId, [identity])
+      expect('message' in entry.opened && entry.opened.message).toMatchObject({
+        id,
+        inquiry_id: inquiryId,
+        from: 'agency',
+        body: 'Thursday at ten suits us.',
+        sent_at: '2026-11-25T12:00:00.000Z',
+      })
+    }
+    // A key the reply was not sealed to cannot open it, and says so.
+    const stranger = await agencyKey()
+    const closed = await openThreadMessage(agencyRow(id, sealed), inquiryId, [stranger.identity])
+    expect(closed.opened).toEqual({ problem: 'other-key' })
+  })
+
+  it('refuses to seal without the agency’s recipients or to a malformed recipient', async () => {
+    const visitor = await deriveReceiptKeys(generateReceipt())
+    const draft = buildThreadMessage('Hi', {
+      id: crypto.randomUUID(),
+      inquiryId,
+      from: 'agency',
+      now: NOW,
+    })
+    await expect(sealReply(draft, { replyTo: visitor.recipient, agency: [] })).rejects.toEqual(
+      new ReplySealingError('no-agency-recipients'),
+    )
+    await expect(
+      sealReply(draft, { replyTo: 'age1notarecipient', agency: [(await agencyKey()).recipient] }),
+    ).rejects.toEqual(new ReplySealingError('invalid-recipient'))
+  })
+})
+
+describe('openThreadMessage', () => {
+  it('says a message moved to another row, thread or direction could not be opened', async () => {
+    const agency = await agencyKey()
+    const id = crypto.randomUUID()
+    const sealed = await sealReply(
+      buildThreadMessage('Moved', { id, inquiryId, from: 'agency', now: NOW }),
+      { replyTo: (await agencyKey()).recipient, agency: [agency.recipient] },
+    )
+    const keys = [agency.identity]
+    const otherRow = await openThreadMessage(
+      agencyRow(crypto.randomUUID(), sealed),
+      inquiryId,
+      keys,
+    )
+    expect(otherRow.opened).toEqual({ problem: 'damaged' })
+    const otherThread = await openThreadMessage(agencyRow(id, sealed), crypto.randomUUID(), keys)
+    expect(otherThread.opened).toEqual({ problem: 'damaged' })
+    const asVisitor = await openThreadMessage(
+      { ...agencyRow(id, sealed), direction: 'visitor', author_email: null },
+      inquiryId,
+      keys,
+    )
+    expect(asVisitor.opened).toEqual({ problem: 'damaged' })
+    const notArmor = await openThreadMessage(agencyRow(id, 'plain text'), inquiryId, keys)
+    expect(notArmor.opened).toEqual({ problem: 'damaged' })
+    // The row's facts come through; its ciphertext does not.
+    expect(otherRow).not.toHaveProperty('sealed')
+  })
+})

@@ -1,0 +1,57 @@
+/**
+ * The thread of one inquiry, opened on this device: its `contact_messages` rows (ciphertext, as the
+ * database keeps them) decrypted with the unlocked identities and checked against the row each
+ * came from. Loaded with the key, never on the sign-in screen; what it opens stays in memory.
+ */
+import type { Database } from '../../../shared/database-types'
+import {
+  parseThreadMessage,
+  ThreadMessageError,
+  type ThreadMessage,
+} from '../../../shared/conversation/thread-message'
+import { decryptSealed } from '../../../shared/submission/open-sealed'
+
+export type ThreadRow = Pick<
+  Database['public']['Tables']['contact_messages']['Row'],
+  'id' | 'direction' | 'sealed' | 'author_email' | 'created_at'
+>
+
+/** One message as staff read it: the row's facts, and its body or why it could not be opened. */
+export type ThreadEntry = Omit<ThreadRow, 'sealed'> & {
+  opened: { message: ThreadMessage } | { problem: 'other-key' | 'damaged' }
+}
+
+export async function openThreadMessage(
+  row: ThreadRow,
+  inquiryId: string,
+  identities: readonly string[],
+): Promise<ThreadEntry> {
+  const { sealed, ...facts } = row
+  const decrypted = await decryptSealed(sealed, identities)
+  if ('problem' in decrypted) {
+    return {
+      ...facts,
+      opened: { problem: decrypted.problem === 'other-key' ? 'other-key' : 'damaged' },
+    }
+  }
+  try {
+    const message = parseThreadMessage(decrypted.text, {
+      id: row.id,
+      inquiryId,
+      direction: row.direction,
+    })
+    return { ...facts, opened: { message } }
+  } catch (error) {
+    // Not a message of this row (moved from another thread, or damaged): said, never shown.
+    if (error instanceof ThreadMessageError) return { ...facts, opened: { problem: 'damaged' } }
+    throw error
+  }
+}
+
+/** The rows in the order the database gave them (oldest first), each opened on its own. */
+export const openThread = (
+  rows: readonly ThreadRow[],
+  inquiryId: string,
+  identities: readonly string[],
+): Promise<ThreadEntry[]> =>
+  Promise.all(rows.map((row) => openThreadMessage(row, inquiryId, identities)))
