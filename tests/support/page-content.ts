@@ -209,9 +209,14 @@ const contentChecks: Record<
       // The founder's address beside Telegram and WhatsApp, each with what it does and does not seal.
       const { telegram, whatsapp, email } = formCopy.noScript
       for (const channel of [telegram, whatsapp, email]) expect(note).toContain(channel.sealed)
-      expect(note).toContain(`mailto:${siteEnv.founderEmail}`)
-      expect(note).toContain(siteEnv.telegramUrl)
-      expect(note).toContain(siteEnv.whatsappUrl)
+      const links = await formSection
+        .locator('noscript')
+        .evaluate((element) => element.innerHTML.match(/href="[^"]*"/g) ?? [])
+      expect(links).toEqual(
+        [siteEnv.telegramUrl, siteEnv.whatsappUrl, `mailto:${siteEnv.founderEmail}`].map(
+          (href) => `href="${href}"`,
+        ),
+      )
     }
 
     const direct = page.getByRole('region', { name: contactPage.directContact.title, exact: true })
