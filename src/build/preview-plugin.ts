@@ -16,7 +16,8 @@ import {
  * deploys to:
  * - every response carries the headers of the served build's own `_headers` file, read as Netlify
  *   and Cloudflare Pages read it, so what is tested is what ships;
- * - `/services` answers with `services.html`, `/services/` redirects to `/services`;
+ * - `/services` answers with `services.html`, `/services/` redirects to `/services`, and `/` is
+ *   `index.html`, whatever the request's `Accept` header;
  * - an unknown address gets `404.html` with status 404, whatever the request's `Accept` header
  *   (Vite's own answer is an empty 404), and so do the host files published next to the site.
  */
@@ -64,10 +65,12 @@ export function previewPlugin(): Plugin {
             res.writeHead(301, { Location: `${withoutSlash}${search}` }).end()
             return
           }
-          // Vite maps `/services` to its page only for requests that accept HTML; hosts do it for all.
-          const page = join(distDir, `${pathname}.html`)
-          if (!pathname.endsWith('/') && existsSync(page))
-            return sendFile(req.method, res, page, 200, next)
+          // Vite maps `/services` to its page, and `/` to index.html, only for requests that accept
+          // HTML; hosts do it whatever the Accept.
+          const page = pathname.endsWith('/')
+            ? join(distDir, pathname, 'index.html')
+            : join(distDir, `${pathname}.html`)
+          if (existsSync(page)) return sendFile(req.method, res, page, 200, next)
           sendNotFound(req.method, res, distDir, next)
         })
       }

@@ -3,6 +3,8 @@ import { useMigratedDatabase } from '../../supabase/local/test-support'
 import type { Database } from './database-types'
 
 type Table = Database['public']['Tables']['contact_submissions']
+type Messages = Database['public']['Tables']['contact_messages']
+type Functions = Database['public']['Functions']
 
 /**
  * The hand-written `Database` type, as runtime lists the compiler holds to it: `satisfies` fails the
@@ -17,6 +19,9 @@ const rowColumns = {
   responded_at: true,
   completed_at: true,
   overdue_alerted_at: true,
+  mailbox_hash: true,
+  responded_by: true,
+  awaiting_reply_since: true,
   name: true,
   contact: true,
   project_type: true,
@@ -25,10 +30,35 @@ const rowColumns = {
   user_agent: true,
 } as const satisfies Record<keyof Table['Row'], true>
 
-const insertColumns = { id: true, key_id: true, sealed: true } as const satisfies Record<
-  keyof Table['Insert'],
-  true
->
+const insertColumns = {
+  id: true,
+  key_id: true,
+  sealed: true,
+  mailbox_hash: true,
+} as const satisfies Record<keyof Table['Insert'], true>
+
+const messageColumns = {
+  id: true,
+  submission_id: true,
+  direction: true,
+  sealed: true,
+  author_email: true,
+  created_at: true,
+} as const satisfies Record<keyof Messages['Row'], true>
+
+const messageInsertColumns = {
+  id: true,
+  submission_id: true,
+  sealed: true,
+} as const satisfies Record<keyof Messages['Insert'], true>
+
+/** The visitor's functions and their named arguments, in declaration order. */
+const threadFunctions = {
+  read_thread: ['mailbox_token'],
+  add_to_thread: ['mailbox_token', 'message_id', 'sealed'],
+} as const satisfies {
+  [Name in 'read_thread' | 'add_to_thread']: readonly (keyof Functions[Name]['Args'])[]
+}
 
 const database = useMigratedDatabase()
 
@@ -62,5 +92,37 @@ describe('the Database type of the browser client, against the real table on Pos
     // The columns whose Row type has no `null`: checked here against the database's NOT NULLs.
     const nonNullable: (keyof Table['Row'])[] = ['created_at', 'id', 'status']
     expect(notNull).toEqual(nonNullable)
+  })
+
+  it('types contact_messages with exactly its columns, and as insertable what staff may insert', async () => {
+    const columns = await database.query<{ column_name: string; is_nullable: 'YES' | 'NO' }>(
+      `select column_name, is_nullable from information_schema.columns
+        where table_schema = 'public' and table_name = 'contact_messages' order by column_name`,
+    )
+    expect(columns.map((row) => row.column_name)).toEqual(Object.keys(messageColumns).sort())
+    const nullable: (keyof Messages['Row'])[] = ['author_email']
+    expect(
+      columns.filter((row) => row.is_nullable === 'YES').map((row) => row.column_name),
+    ).toEqual(nullable)
+    const insertable = await database.query<{ column_name: string }>(
+      `select column_name from information_schema.column_privileges
+        where table_schema = 'public' and table_name = 'contact_messages'
+          and grantee = 'authenticated' and privilege_type = 'INSERT' order by column_name`,
+    )
+    expect(insertable.map((row) => row.column_name)).toEqual(
+      Object.keys(messageInsertColumns).sort(),
+    )
+  })
+
+  it('types the visitor functions with the arguments PostgREST names them by', async () => {
+    const functions = await database.query<{ name: string; args: string[] }>(
+      `select p.proname as name, p.proargnames as args from pg_proc as p
+        where p.pronamespace = 'public'::regnamespace and p.proname in ('read_thread', 'add_to_thread')
+        order by 1`,
+    )
+    expect(functions).toEqual([
+      { name: 'add_to_thread', args: [...threadFunctions.add_to_thread] },
+      { name: 'read_thread', args: [...threadFunctions.read_thread] },
+    ])
   })
 })

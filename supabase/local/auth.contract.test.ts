@@ -53,20 +53,12 @@ async function signInWithSecondFactor(client: SupabaseClient, email: string) {
   const factorId = enrolled.data.id
   const challenge = await client.auth.mfa.challenge({ factorId })
   if (challenge.error) throw challenge.error
-  const verified = await client.auth.mfa.verify({
-    factorId,
-    challengeId: challenge.data.id,
-    code: totpCode(enrolled.data.totp.secret),
-  })
+  const code = totpCode(enrolled.data.totp.secret)
+  const verified = await client.auth.mfa.verify({ factorId, challengeId: challenge.data.id, code })
   if (verified.error) throw verified.error
   const session = (await client.auth.getSession()).data.session
-  handled(
-    enrolled.data.totp.secret,
-    totpCode(enrolled.data.totp.secret),
-    session?.access_token,
-    session?.refresh_token,
-  )
-  return { factorId, secret: enrolled.data.totp.secret }
+  handled(enrolled.data.totp.secret, code, session?.access_token, session?.refresh_token)
+  return { factorId, secret: enrolled.data.totp.secret, code }
 }
 
 const backends = testBackends({ log: (line) => written.push(line) })
@@ -214,11 +206,14 @@ describe.each(backends)('Supabase Auth and the inbox on $name', ({ start }) => {
       [factorId],
     )
     const challenge = await client.auth.mfa.challenge({ factorId })
-    await client.auth.mfa.verify({
+    // The code of the previous test may still be the current one, and a code is accepted once:
+    // the authenticator's next code (one step ahead is within the window).
+    const raised = await client.auth.mfa.verify({
       factorId,
       challengeId: challenge.data?.id ?? '',
-      code: totpCode(factor?.secret ?? ''),
+      code: totpCode(factor?.secret ?? '', Date.now() + 30_000),
     })
+    expect(raised.error).toBeNull()
 
     const updated = await client
       .from('contact_submissions')
@@ -312,6 +307,98 @@ describe.each(backends)('Supabase Auth and the inbox on $name', ({ start }) => {
       password: PASSWORD,
     })
     expect(result.error).toMatchObject({ status: 403, code: 'not_admin' })
+  })
+
+  it('accepts a TOTP code once: the code that raised one session does not raise a second sign-in', async () => {
+    await addStaff(backend, 'di@example.com')
+    const { factorId, secret, code } = await signInWithSecondFactor(
+      clientFor(backend),
+      'di@example.com',
+    )
+    const second = clientFor(backend)
+    const signedIn = await second.auth.signInWithPassword({
+      email: 'di@example.com',
+      password: PASSWORD,
+    })
+    expect(signedIn.error).toBeNull()
+    const challenge = await second.auth.mfa.challenge({ factorId })
+    const replayed = await second.auth.mfa.verify({
+      factorId,
+      challengeId: challenge.data?.id ?? '',
+      code,
+    })
+    expect(replayed.error).toMatchObject({
+      status: 422,
+      code: 'mfa_verification_failed',
+      message: 'Invalid TOTP code entered',
+    })
+    const level = await second.auth.mfa.getAuthenticatorAssuranceLevel()
+    expect(level.data?.currentLevel).toBe('aal1')
+
+    const retry = await second.auth.mfa.challenge({ factorId })
+    const next = await second.auth.mfa.verify({
+      factorId,
+      challengeId: retry.data?.id ?? '',
+      code: totpCode(secret, Date.now() + 30_000),
+    })
+    expect(next.error).toBeNull()
+  })
+
+  it('refuses passwords over 72 bytes (bcrypt reads no further) where they are set and at sign-in', async () => {
+    const admin = clientFor(backend, backend.serviceRoleKey)
+    const email = 'long@example.com'
+    // Bytes, not characters: 25 euro signs are 75 bytes.
+    for (const password of ['p'.repeat(73), '€'.repeat(25), 'x'.repeat(900_000)]) {
+      const created = await admin.auth.admin.createUser({ email, password, email_confirm: true })
+      expect(created.error).toMatchObject({
+        status: 400,
+        code: 'validation_failed',
+        message: 'Password cannot be longer than 72 characters',
+      })
+    }
+    const longest = `${'p'.repeat(60)}${'ß'.repeat(6)}` // 72 bytes
+    handled(longest)
+    const created = await admin.auth.admin.createUser({
+      email,
+      password: longest,
+      email_confirm: true,
+    })
+    expect(created.error).toBeNull()
+    const client = clientFor(backend)
+    expect((await client.auth.signInWithPassword({ email, password: longest })).error).toBeNull()
+    for (const password of [`${longest} and any ending`, 'x'.repeat(900_000)]) {
+      const { error } = await client.auth.signInWithPassword({ email, password })
+      expect(error).toMatchObject({ status: 400, code: 'invalid_credentials' })
+    }
+  })
+
+  it('answers a NUL character (which PostgreSQL cannot store in text) with 4xx, never 500', async () => {
+    const client = clientFor(backend)
+    const signIn = await client.auth.signInWithPassword({
+      email: 'ada\u0000@example.com',
+      password: PASSWORD,
+    })
+    expect(signIn.error).toMatchObject({ status: 400, code: 'invalid_credentials' })
+    const refresh = await client.auth.refreshSession({ refresh_token: 'token\u0000'.repeat(6) })
+    expect(refresh.error).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'Refresh token is not valid',
+    })
+    const admin = clientFor(backend, backend.serviceRoleKey)
+    const created = await admin.auth.admin.createUser({
+      email: 'nul\u0000@example.com',
+      password: PASSWORD,
+    })
+    expect(created.error).toMatchObject({ status: 400, code: 'validation_failed' })
+
+    await addStaff(backend, 'ed@example.com')
+    await client.auth.signInWithPassword({ email: 'ed@example.com', password: PASSWORD })
+    const enrolled = await client.auth.mfa.enroll({
+      factorType: 'totp',
+      friendlyName: 'phone\u0000',
+    })
+    expect(enrolled.error).toMatchObject({ status: 400, code: 'validation_failed' })
   })
 
   it('writes no password, token, TOTP secret or code to its log or the console', () => {

@@ -131,6 +131,9 @@ create table if not exists auth.mfa_factors (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
 );
+-- The stand-in's own column (GoTrue has none): the last time step whose code this factor accepted,
+-- so that a code is accepted once (RFC 6238 §5.2), where GoTrue accepts it again within its window.
+alter table auth.mfa_factors add column if not exists last_totp_step bigint;
 create table if not exists auth.mfa_challenges (
   id uuid primary key,
   factor_id uuid not null references auth.mfa_factors (id) on delete cascade,

@@ -4,7 +4,9 @@ import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto'
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
 import pg from 'pg'
-import { wireUrl } from './paths'
+import type { Socket } from 'node:net'
+import { LOCAL_DB_PASSWORD, wireUrl } from './paths'
+import { authenticate, fatal } from './wire-auth'
 
 /**
  * The one database seam: the embedded PGlite (default) or a real PostgreSQL (DATABASE_URL). The
@@ -114,7 +116,7 @@ export const WIRE_TRANSACTION_GRACE_MS = 2_000
 /**
  * PGlite is one single-user PostgreSQL backend: psql on the wire port and the API share its one
  * session. So that no psql session can change what the API runs:
- * - every turn of the backend starts from a reset session (`SET SESSION AUTHORIZATION DEFAULT;
+ * - every turn of the backend starts from a reset session (`SET SESSION AUTHORIZATION postgres;
  *   RESET ALL`), so a `SET default_transaction_read_only = on` in psql lasts until the next request;
  * - a psql transaction left open while the API waits is rolled back after a grace period and its
  *   connection closed with PostgreSQL's idle-in-transaction error (25P03), so inserts never hang;
@@ -132,11 +134,18 @@ export async function openPgliteDatabase(
   let faulted: StorageFaultError | null = null
   let ownTurn = false
   let kickWireTransaction: (() => void) | null = null
+  /** The wire client a message came from, and its role (the wire port knows both). */
+  let clientOf: ((message: Uint8Array) => { role: string | null; socket: Socket | null }) | null =
+    null
+  /** Who the shared session is now: 'postgres' after the API's reset, null after a startup. */
+  let sessionRole: string | null = 'postgres'
   const listeners: [string, (payload: string) => void][] = []
   const turn = serialized()
   const reset = () =>
     pglite.exec(
-      'set session authorization default; reset all;' +
+      // Named, not DEFAULT: in PGlite `SET SESSION AUTHORIZATION DEFAULT` (and RESET) keep the
+      // role a wire client switched to, so the API would go on as that role.
+      'set session authorization postgres; reset all;' +
         Object.entries(options.sessionSettings ?? {})
           .map(([name, value]) => `set ${name} = '${value.replace(/'/g, "''")}';`)
           .join(''),
@@ -155,6 +164,7 @@ export async function openPgliteDatabase(
         ownTurn = true
         try {
           await reset()
+          sessionRole = 'postgres'
           return { value: await fn(pglite) }
         } catch (error) {
           const fault = storageFault(error)
@@ -206,10 +216,48 @@ export async function openPgliteDatabase(
 
   // What the socket server sees: its statements take turns with the backend's, and a transaction
   // of the backend is never mistaken for one of a wire client (it would wait for that client).
+  // Each wire message runs as its client's role: the session is switched (SET SESSION
+  // AUTHORIZATION) whenever the last statement ran for someone else, and a client whose role
+  // cannot be entered is disconnected rather than served as superuser.
+  type RawStreamOptions = { onRawData: (data: Uint8Array) => void }
+  async function asClientRole(message: Uint8Array, options: RawStreamOptions): Promise<void> {
+    const isStartup = message.length >= 8 && Buffer.from(message).readInt32BE(4) === 196608
+    const client = clientOf?.(message)
+    const role = client?.role ?? null
+    if (!isStartup && role !== sessionRole) {
+      const output: Uint8Array[] = []
+      if (role !== null)
+        await pglite.execProtocolRawStream(
+          simpleQuery(`set session authorization ${quoteIdent(role)}`),
+          {
+            onRawData: (data) => output.push(data),
+          },
+        )
+      if (role === null || !completedWithoutError(Buffer.concat(output))) {
+        sessionRole = null
+        options.onRawData(
+          fatal('28000', `the session could not be switched to role "${role ?? ''}"`),
+        )
+        client?.socket?.end()
+        throw new WireClientRefused()
+      }
+      sessionRole = role
+    }
+    await pglite.execProtocolRawStream(message, options)
+    // PGlite may reset the session for a startup packet: the next message switches again.
+    if (isStartup) sessionRole = null
+  }
+
   const wireView = new Proxy({} as PGlite, {
     get(_target, property) {
       if (property === 'runExclusive')
-        return <T>(fn: () => Promise<T>) => turn(() => pglite.runExclusive(fn))
+        return <T>(fn: () => Promise<T>) =>
+          turn(() => pglite.runExclusive(fn)).catch((error: unknown) => {
+            // Its connection is closed below; the queue goes on with the other clients.
+            if (error instanceof WireClientRefused) return 0 as T
+            throw error
+          })
+      if (property === 'execProtocolRawStream') return asClientRole
       if (property === 'isInTransaction') return () => !ownTurn && pglite.isInTransaction()
       const value: unknown = Reflect.get(pglite, property, pglite)
       return typeof value === 'function' ? value.bind(pglite) : value
@@ -236,6 +284,11 @@ export async function openPgliteDatabase(
       await takeTurn((db) => db.query('select 1'))
     },
     async serveWire(port) {
+      // The documented local password (as `supabase start`'s), set again at each start.
+      await takeTurn((db) => db.exec(`alter role postgres password '${LOCAL_DB_PASSWORD}'`))
+      const [current] = (
+        await takeTurn((db) => db.query<{ name: string }>('select current_database() as name'))
+      ).rows
       const server = new PGLiteSocketServer({
         db: wireView,
         host: '127.0.0.1',
@@ -243,6 +296,44 @@ export async function openPgliteDatabase(
         maxConnections: 8,
       })
       await server.start()
+      const internals = server as unknown as SocketServerInternals
+      const roles = new WeakMap<Socket, string>()
+      const handlerOf = new WeakMap<Uint8Array, number>()
+      const enqueue = internals.queryQueue.enqueue.bind(internals.queryQueue)
+      internals.queryQueue.enqueue = (handlerId, message, onData) => {
+        handlerOf.set(message, handlerId)
+        return enqueue(handlerId, message, onData)
+      }
+      clientOf = (message) => {
+        const id = handlerOf.get(message)
+        const socket = [...internals.handlers].find((found) => found.handlerId === id)?.socket
+        return { role: (socket && roles.get(socket)) ?? null, socket: socket ?? null }
+      }
+      // Every connection authenticates before pglite-socket (which would let anyone in) sees it.
+      internals.server.removeAllListeners('connection')
+      internals.server.on('connection', (socket: Socket) => {
+        void authenticate(socket, {
+          database: current?.name ?? 'postgres',
+          lookup: async (user) => {
+            const [role] = (
+              await takeTurn((db) =>
+                db.query<{ canLogin: boolean; verifier: string | null }>(
+                  'select rolcanlogin as "canLogin", rolpassword as verifier from pg_authid where rolname = $1',
+                  [user],
+                ),
+              )
+            ).rows
+            return role ?? null
+          },
+        }).then((client) => {
+          if (!client) return
+          roles.set(socket, client.user)
+          socket.pause()
+          socket.unshift(Buffer.concat([client.startup, client.rest]))
+          void internals.handleConnection(socket)
+          socket.resume()
+        })
+      })
       kickWireTransaction = () => closeTransactionHolder(server)
       const bound = Number(server.getServerConn().split(':').pop())
       return { port: bound, url: wireUrl(bound), stop: () => server.stop() }
@@ -251,6 +342,45 @@ export async function openPgliteDatabase(
       await turn(() => pglite.close())
     },
   }
+}
+
+/** What the wire port reads of pglite-socket 0.2's internals (its queue, handlers and listener). */
+type SocketServerInternals = {
+  server: import('node:net').Server
+  handleConnection(socket: Socket): Promise<void>
+  queryQueue: {
+    enqueue(
+      handlerId: number,
+      message: Uint8Array,
+      onData: (data: Uint8Array) => void,
+    ): Promise<number>
+  }
+  handlers: Set<{ handlerId: number; socket: Socket | null }>
+}
+
+/** A wire client whose statements may not run (its role could not be entered): disconnected. */
+class WireClientRefused extends Error {}
+
+const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`
+
+/** A simple-protocol Query message. */
+function simpleQuery(sql: string): Uint8Array {
+  const text = Buffer.from(`${sql}\0`)
+  const header = Buffer.alloc(5)
+  header.write('Q')
+  header.writeInt32BE(text.length + 4, 1)
+  return new Uint8Array(Buffer.concat([header, text]))
+}
+
+/** Whether a simple query's answer has its CommandComplete and no ErrorResponse. */
+function completedWithoutError(answer: Buffer): boolean {
+  let completed = false
+  for (let offset = 0; offset + 5 <= answer.length; offset += 1 + answer.readInt32BE(offset + 1)) {
+    const type = String.fromCharCode(answer[offset] as number)
+    if (type === 'E') return false
+    if (type === 'C') completed = true
+  }
+  return completed
 }
 
 /**

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
@@ -22,6 +22,21 @@ async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'local-backend-test-'))
   toClose.push(() => rm(dir, { recursive: true, force: true }))
   return dir
+}
+
+/** Every entry under `dir` (itself included) whose permission bits are not `0700` / `0600`. */
+async function notOwnerOnly(dir: string): Promise<string[]> {
+  const found: string[] = []
+  const visit = async (path: string) => {
+    const stats = await lstat(path)
+    const mode = stats.mode & 0o777
+    if (stats.isDirectory()) {
+      if (mode !== 0o700) found.push(`${path} ${mode.toString(8)}`)
+      for (const name of await readdir(path)) await visit(join(path, name))
+    } else if (!stats.isSymbolicLink() && mode !== 0o600) found.push(`${path} ${mode.toString(8)}`)
+  }
+  await visit(dir)
+  return found
 }
 
 async function start(options: LocalBackendOptions): Promise<LocalBackend> {
@@ -69,6 +84,30 @@ describe('the backend folder', () => {
     expect(await second.db.query('select id from public.contact_submissions')).toEqual([
       { id: sent.id },
     ])
+  }, 60_000)
+
+  it('keeps its folder owner-only (0700 folders, 0600 files) under a umask of 022, and tightens an old one', async () => {
+    const umask = process.umask(0o022)
+    try {
+      const backendDir = await tempDir()
+      // A folder left by an older version: readable and writable by everyone.
+      await chmod(backendDir, 0o777)
+      await mkdir(join(backendDir, 'db'), { mode: 0o777 })
+      await writeFile(join(backendDir, 'db', 'old-file'), 'old', { mode: 0o666 })
+      await chmod(join(backendDir, 'db'), 0o777)
+      // Not the backend's: LOCAL_BACKEND_DIR may name a folder that holds other things too.
+      const notes = join(backendDir, 'notes.txt')
+      await writeFile(notes, 'mine', { mode: 0o644 })
+      const backend = await start({ backendDir, dbPort: 0 })
+      const { sealedRow } = await registerTestKey(backend.db)
+      expect((await insert(backend, sealedRow())).status).toBe(201)
+      await backend.db.exec('checkpoint')
+      expect(await notOwnerOnly(backendDir)).toEqual([`${notes} 644`])
+      await backend.close()
+      expect(await notOwnerOnly(backendDir)).toEqual([`${notes} 644`])
+    } finally {
+      process.umask(umask)
+    }
   }, 60_000)
 
   it('refuses a second backend on the same folder, with a clear message', async () => {
@@ -157,6 +196,61 @@ describe('staff tools find this checkout’s database', () => {
   }, 60_000)
 })
 
+describe('the wire port authenticates as PostgreSQL does (SCRAM-SHA-256)', () => {
+  /** The SQLSTATE a connection attempt is refused with, or 'connected'. */
+  async function refusal(url: string): Promise<string> {
+    const client = new pg.Client({ connectionString: url })
+    client.on('error', () => {})
+    try {
+      await client.connect()
+      await client.end()
+      return 'connected'
+    } catch (error) {
+      return (error as { code?: string }).code ?? String(error)
+    }
+  }
+  const as = (dbUrl: string | null, user: string, password: string, database = 'postgres') => {
+    const url = new URL(dbUrl ?? '')
+    url.username = user
+    url.password = password
+    url.pathname = `/${database}`
+    return url.toString()
+  }
+
+  it('postgres with the local password gets in; a wrong password, an unknown user or database does not', async () => {
+    const backend = await start({ backendDir: 'memory', dbPort: 0 })
+    expect(new URL(backend.dbUrl ?? '').password).toBe('postgres')
+    expect(await refusal(backend.dbUrl ?? '')).toBe('connected')
+    expect(await refusal(as(backend.dbUrl, 'postgres', 'not the password'))).toBe('28P01')
+    expect(await refusal(as(backend.dbUrl, 'nobody', 'postgres'))).toBe('28P01')
+    expect(await refusal(as(backend.dbUrl, 'postgres', 'postgres', 'elsewhere'))).toBe('3D000')
+    // authenticator may log in but has no password; anon has neither.
+    expect(await refusal(as(backend.dbUrl, 'authenticator', 'postgres'))).toBe('28P01')
+    expect(await refusal(as(backend.dbUrl, 'anon', 'postgres'))).toBe('28P01')
+  }, 60_000)
+
+  it('a role with LOGIN and a password gets in and works as that role; without LOGIN it is refused', async () => {
+    const backend = await start({ backendDir: 'memory', dbPort: 0 })
+    await backend.db.exec(
+      `create role wire_reader login password 'reader password';
+       create role wire_nologin nologin password 'nologin password';`,
+    )
+    const reader = await connect(as(backend.dbUrl, 'wire_reader', 'reader password'))
+    const { rows } = await reader.query('select current_user as who, session_user as session')
+    expect(rows).toEqual([{ who: 'wire_reader', session: 'wire_reader' }])
+    await expect(reader.query('select count(*) from auth.users')).rejects.toMatchObject({
+      code: '42501',
+    })
+    // The API's request between two statements does not leave the reader as superuser.
+    expect((await insert(backend, {})).status).toBeGreaterThanOrEqual(400)
+    expect((await reader.query('select current_user as who')).rows).toEqual([
+      { who: 'wire_reader' },
+    ])
+    expect(await refusal(as(backend.dbUrl, 'wire_reader', 'wrong'))).toBe('28P01')
+    expect(await refusal(as(backend.dbUrl, 'wire_nologin', 'nologin password'))).toBe('28000')
+  }, 60_000)
+})
+
 describe('psql on the wire port cannot change the API’s session (PGlite has one)', () => {
   it('a session setting made in psql does not reach the next request', async () => {
     const backend = await start({ backendDir: 'memory', dbPort: 0 })
@@ -164,6 +258,7 @@ describe('psql on the wire port cannot change the API’s session (PGlite has on
     const psql = await connect(backend.dbUrl)
     await psql.query('set default_transaction_read_only = on')
     await psql.query(`set session_replication_role = replica`)
+    await psql.query('set session authorization authenticated')
     expect((await insert(backend, sealedRow())).status).toBe(201)
   }, 60_000)
 

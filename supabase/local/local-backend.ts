@@ -8,6 +8,7 @@ import { ensureDevIdentity } from './dev-identity'
 import { LOCAL_PORTS } from './ports'
 import { INSTANCE_SETTING, LOCK_STALE_MS, type ConnectionInfo } from './local-connection'
 import { migrate, type MigrationReport } from './migrations'
+import { createOwnerOnlyFiles, ownerOnly } from './owner-only'
 import { backendPaths } from './paths'
 import type { AuthSettings } from './auth/auth-api'
 import { createRestApi, DEMO_JWT_SECRET, signApiKeys } from './rest-api'
@@ -89,6 +90,7 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
     const inMemory = options.backendDir === 'memory'
     const paths = backendPaths(inMemory ? undefined : options.backendDir)
     const instanceId = randomUUID()
+    const ownEntries = [paths.dataDir, paths.lockFile, paths.connectionFile, paths.identityFile]
     let db: Database
     let dbUrl: string | null = null
     if (options.databaseUrl) {
@@ -96,7 +98,12 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
       cleanups.push(() => db.close())
     } else {
       if (!inMemory) {
-        await mkdir(paths.dir, { recursive: true })
+        // Owner-only, whatever the umask: new files by the umask, old ones (an older version's
+        // folder) by a sweep now, and whatever a worker thread could not cover by one at stop.
+        createOwnerOnlyFiles()
+        await mkdir(paths.dir, { recursive: true, mode: 0o700 })
+        await ownerOnly(paths.dir, ownEntries)
+        cleanups.push(() => ownerOnly(paths.dir, ownEntries))
         // An exclusive lock (an atomic mkdir, refreshed every 5 s) held for the process's life. It
         // goes stale 30 s after a kill -9; PGlite's start can block the event loop for many
         // seconds on a busy machine, so a shorter threshold would hand the folder to a second one.
@@ -134,6 +141,7 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
       }
     }
     const migrations = await migrate(db)
+    if (!inMemory && !options.databaseUrl) await ownerOnly(paths.dir, ownEntries)
 
     if (!inMemory && !options.databaseUrl) {
       const { recipient } = await ensureDevIdentity(paths.dir)
@@ -191,7 +199,7 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
     if (!inMemory) {
       // Staff tools find this checkout's backend here, whatever ports it was given.
       const info: ConnectionInfo = { url: dbUrl, apiUrl: url, instanceId, pid: process.pid }
-      await writeFile(paths.connectionFile, `${JSON.stringify(info)}\n`)
+      await writeFile(paths.connectionFile, `${JSON.stringify(info)}\n`, { mode: 0o600 })
       cleanups.push(() => rm(paths.connectionFile, { force: true }))
     }
     return { url, dbUrl, db, ...keys, migrations, close: closeAll }

@@ -18,8 +18,13 @@ export function backendPaths(backendDir: string = DEFAULT_BACKEND_DIR) {
     dataDir: join(dir, 'db'),
     lockFile: join(dir, 'backend.lock'),
     connectionFile: join(dir, 'connection.json'),
+    identityFile: join(dir, 'dev-identity.txt'),
   }
 }
 
-/** A wire-protocol address as `supabase status` prints it (PGlite accepts any user and password). */
-export const wireUrl = (port: number) => `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`
+/** The local password of `postgres` on the wire port, as `supabase start`'s (README.md). */
+export const LOCAL_DB_PASSWORD = 'postgres'
+
+/** A wire-protocol address as `supabase status` prints it. */
+export const wireUrl = (port: number) =>
+  `postgresql://postgres:${LOCAL_DB_PASSWORD}@127.0.0.1:${port}/postgres`

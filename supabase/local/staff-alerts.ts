@@ -39,6 +39,7 @@ const SHOWN: Record<StaffAlertEvent, string> & Record<string, string | undefined
   'contact.new': 'new inquiry',
   'contact.overdue': 'inquiry waiting for over 20 hours',
   'contact.limit': 'submission limit reached',
+  'contact.message': 'new message',
 }
 
 export function createAlertForwarder(options: AlertForwarderOptions) {

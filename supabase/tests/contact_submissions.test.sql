@@ -36,7 +36,8 @@ select columns_are(
   'public', 'contact_submissions',
   array[
     'id', 'created_at', 'name', 'contact', 'project_type', 'budget', 'message', 'user_agent',
-    'sealed', 'key_id', 'status', 'responded_at', 'completed_at', 'overdue_alerted_at'
+    'sealed', 'key_id', 'status', 'responded_at', 'completed_at', 'overdue_alerted_at',
+    'mailbox_hash', 'responded_by', 'awaiting_reply_since'
   ],
   'the table has exactly the columns of the data contract'
 );
@@ -56,7 +57,8 @@ select bag_eq(
     'contact_submissions_project_type_check', 'contact_submissions_budget_check',
     'contact_submissions_sealed_bounds_check', 'contact_submissions_sealed_format_check',
     'contact_submissions_sealed_or_legacy_check',
-    'contact_submissions_status_check', 'contact_submissions_status_times_check'
+    'contact_submissions_status_check', 'contact_submissions_status_times_check',
+    'contact_submissions_mailbox_hash_check', 'contact_submissions_responded_by_check'
   ],
   'the check constraints have the names the API errors report'
 );

@@ -44,8 +44,8 @@ select results_eq(
      from information_schema.column_privileges
      where table_schema = 'public' and table_name = 'contact_submissions' and grantee = 'anon'
      order by column_name $$,
-  $$ values ('id', 'INSERT'), ('key_id', 'INSERT'), ('sealed', 'INSERT') $$,
-  'anon may insert exactly (id, sealed, key_id)'
+  $$ values ('id', 'INSERT'), ('key_id', 'INSERT'), ('mailbox_hash', 'INSERT'), ('sealed', 'INSERT') $$,
+  'anon may insert exactly (id, sealed, key_id) and, since the conversation, mailbox_hash'
 );
 select table_privs_are('public', 'contact_submissions', 'anon', array[]::text[], 'anon has no table-wide privilege');
 select table_privs_are('private', 'submission_keys', 'anon', array[]::text[], 'anon has no privilege on the keys table');

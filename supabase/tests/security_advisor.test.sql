@@ -80,7 +80,7 @@ select is_empty(
   $$ select format('%I.%I(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid))
        from pg_proc as p
        join pg_namespace as n on n.oid = p.pronamespace
-      where n.nspname in ('public', 'private', 'staff_access')
+      where n.nspname in ('public', 'private', 'staff_access', 'visitor_access')
         and not exists (select from unnest(p.proconfig) as setting where setting like 'search_path=%') $$,
   'every function of ours sets its own search_path'
 );

@@ -80,7 +80,7 @@ select results_eq(
   $$ select column_name::text collate "default" from information_schema.column_privileges
      where table_schema = 'public' and table_name = 'contact_submissions'
        and grantee = 'authenticated' and privilege_type = 'SELECT' order by 1 $$,
-  $$ values ('completed_at'), ('created_at'), ('id'), ('key_id'), ('responded_at'), ('sealed'), ('status') $$,
+  $$ values ('awaiting_reply_since'), ('completed_at'), ('created_at'), ('id'), ('key_id'), ('responded_at'), ('responded_by'), ('sealed'), ('status') $$,
   'authenticated may select exactly the columns the inbox needs'
 );
 select results_eq(

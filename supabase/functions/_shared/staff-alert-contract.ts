@@ -5,7 +5,13 @@
  * travels in SECRET_HEADER. Web APIs only, and imported with its `.ts` extension, so Deno runs it.
  */
 
-export const STAFF_ALERT_EVENTS = ['contact.new', 'contact.overdue', 'contact.limit'] as const
+export const STAFF_ALERT_EVENTS = [
+  'contact.new',
+  'contact.overdue',
+  'contact.limit',
+  // A visitor wrote in an inquiry's sealed thread (public.add_to_thread); ref is the inquiry's.
+  'contact.message',
+] as const
 export type StaffAlertEvent = (typeof STAFF_ALERT_EVENTS)[number]
 export type StaffAlert = { event: StaffAlertEvent; ref: string | null }
 

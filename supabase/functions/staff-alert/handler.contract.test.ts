@@ -14,6 +14,11 @@ it.each([
   ['contact.new', '1a2b3c4d-0000-4000-8000-000000000001', 'New secure inquiry 1a2b3c4d, answer by'],
   ['contact.overdue', '1a2b3c4d-0000-4000-8000-000000000001', 'Secure inquiry 1a2b3c4d is still'],
   ['contact.limit', null, 'The secure contact form reached its submission limit'],
+  [
+    'contact.message',
+    '1a2b3c4d-0000-4000-8000-000000000001',
+    'New message on secure inquiry 1a2b3c4d',
+  ],
 ])('the database payload for %s is accepted and posted', async (event, id, text) => {
   const [row] = await database.query<{ payload: string }>(
     'select private.staff_alert_payload($1, $2::uuid) as payload',

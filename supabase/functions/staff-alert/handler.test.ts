@@ -118,6 +118,7 @@ describe('staff-alert handler', () => {
     await handle(post('{"event":"contact.new","ref":"1a2b3c4d"}'), withInbox)
     await handle(post('{"event":"contact.overdue","ref":"1a2b3c4d"}'), withInbox)
     await handle(post('{"event":"contact.limit","ref":null}'), withInbox)
+    await handle(post('{"event":"contact.message","ref":"1a2b3c4d"}'), withInbox)
     const texts = received.map((request) => (request.body as { text: string }).text)
     expect(texts[0]).toBe(
       'New secure inquiry 1a2b3c4d, answer by 2026-11-23 14:05 UTC\nhttps://inbox.example.com/?ref=1a2b3c4d',
@@ -125,6 +126,9 @@ describe('staff-alert handler', () => {
     expect(texts[1]).toMatch(/24-hour promise\.\nhttps:\/\/inbox\.example\.com\/\?ref=1a2b3c4d$/)
     // No reference, no link.
     expect(texts[2]).not.toContain('inbox.example.com')
+    expect(texts[3]).toBe(
+      'New message on secure inquiry 1a2b3c4d: the visitor wrote in the sealed thread.\nhttps://inbox.example.com/?ref=1a2b3c4d',
+    )
   })
 
   it('words the overdue and limit alerts', async () => {
@@ -186,6 +190,7 @@ describe('staff-alert handler', () => {
     ['an unknown event', `{"event":"${MARKER}","ref":"1a2b3c4d"}`],
     ['a ref that is not 8 hex characters', `{"event":"contact.new","ref":"${MARKER}"}`],
     ['a missing ref on a new inquiry', '{"event":"contact.new","ref":null}'],
+    ['a missing ref on a new message', '{"event":"contact.message","ref":null}'],
   ])('refuses %s with 400, without echoing or logging it', async (_, body) => {
     const response = await handle(post(body))
     expect(response.status).toBe(400)

@@ -3,7 +3,8 @@
  * runs in Supabase's Deno runtime (index.ts) and in Node's unit tests alike.
  *
  * The database's AFTER INSERT trigger (through pg_net) and the overdue sweep post
- * `{"event":"contact.new"|"contact.overdue"|"contact.limit","ref":"1a2b3c4d"|null}` with the shared
+ * `{"event":"contact.new"|"contact.overdue"|"contact.limit"|"contact.message","ref":"1a2b3c4d"|null}`
+ * (contact.message: the visitor wrote in the inquiry's sealed thread) with the shared
  * secret in `x-staff-alert-secret`; this forwards one content-free line to a Telegram chat.
  * Nothing a visitor wrote ever reaches it, and it logs only the event, the ref and status codes.
  */
@@ -116,6 +117,8 @@ function alertLine(alert: StaffAlert, now: Date): string {
       return `Secure inquiry ${alert.ref} is still unanswered after 20 hours: answer within 4 hours to keep the 24-hour promise.`
     case 'contact.limit':
       return 'The secure contact form reached its submission limit: new inquiries are refused until it resets. Check for abuse.'
+    case 'contact.message':
+      return `New message on secure inquiry ${alert.ref}: the visitor wrote in the sealed thread.`
   }
 }
 

@@ -2,18 +2,19 @@ import { getConnInfo } from '@hono/node-server/conninfo'
 import bcrypt from 'bcryptjs'
 import { Hono, type Context } from 'hono'
 import { rateLimiter } from 'hono-rate-limiter'
-import type { Database } from '../database'
+import { asPgError, type Database } from '../database'
 import { gatewayAuthorization } from '../gateway'
 import { Refusal } from '../postgrest-errors'
 import { AuthError, authErrorResponse, authFail, REFUSALS } from './auth-errors'
 import {
   createAuthStore,
+  isRefreshTokenShaped,
   type FactorRecord,
   type SessionRecord,
   type UserRecord,
 } from './auth-store'
 import { ACCESS_TOKEN_SECONDS, createTokens, type AccessClaims } from './auth-tokens'
-import { enrolment, isValidTotp, newTotpSecret } from './totp'
+import { enrolment, newTotpSecret, totpStep } from './totp'
 
 /**
  * Supabase Auth (GoTrue) at `/auth/v1`, for the calls the staff inbox and `npm run staff` make,
@@ -54,6 +55,15 @@ const UNKNOWN_USER_HASH = bcrypt.hashSync('no user has this password', BCRYPT_CO
 type Body = Record<string, unknown>
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** No control character (a NUL cannot even be stored in PostgreSQL's text), no space, one @. */
+const EMAIL = /^[^@\s\p{Cc}]+@[^@\s\p{Cc}]+$/u
+/** `auth.users.email` is varchar(255); GoTrue refuses longer addresses before storing them. */
+const EMAIL_MAX_LENGTH = 255
+/** bcrypt reads no further; GoTrue refuses longer passwords where they are set (Go's len: bytes). */
+const PASSWORD_MAX_BYTES = 72
+const tooLong = (password: string) => Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_BYTES
+/** PostgreSQL cannot store a NUL in text: 22021 from the server, the same from PGlite. */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05'])
 
 async function readBody(c: Context): Promise<Body> {
   const value: unknown = await c.req.json().catch(() => null)
@@ -166,6 +176,16 @@ export function createAuthApi(options: {
 
   app.onError((error, c) => {
     if (error instanceof AuthError) return authErrorResponse(c, error)
+    // Input PostgreSQL cannot hold as text (a NUL) is the client's fault, never a 500.
+    if (UNSTORABLE_TEXT.has(asPgError(error)?.code ?? ''))
+      return authErrorResponse(
+        c,
+        new AuthError(
+          400,
+          'validation_failed',
+          'The request contains a character that cannot be stored',
+        ),
+      )
     // The error's class and SQLSTATE only: a message may quote what the request carried.
     const code = (error as { code?: unknown }).code
     console.error(`auth: unexpected ${error.name}${typeof code === 'string' ? ` (${code})` : ''}`)
@@ -193,18 +213,24 @@ export function createAuthApi(options: {
     const grant = c.req.query('grant_type')
     const body = await readBody(c)
     if (grant === 'password') {
-      const user = await store.userByEmail(text(body.email))
-      const matches = await bcrypt.compare(
-        text(body.password),
-        user?.encrypted_password ?? UNKNOWN_USER_HASH,
-      )
+      const email = text(body.email)
+      const password = text(body.password)
+      // No password over 72 bytes can have been set (bcrypt would compare only its first 72), and
+      // no stored address holds a NUL: both are wrong credentials, answered as any other.
+      if (tooLong(password)) return REFUSALS.invalidCredentials()
+      const user = email.includes('\u0000') ? null : await store.userByEmail(email)
+      const matches = await bcrypt.compare(password, user?.encrypted_password ?? UNKNOWN_USER_HASH)
       if (!user || !user.encrypted_password || !matches) return REFUSALS.invalidCredentials()
       const started = await store.startSession(user.id)
       const signedIn = (await store.userById(user.id)) as UserRecord
       return c.json(await sessionJson(c, signedIn, started.session, started.refreshToken))
     }
     if (grant === 'refresh_token') {
-      const rotated = await store.rotate(text(body.refresh_token), settings.refreshReuseSeconds)
+      const refreshToken = text(body.refresh_token)
+      // GoTrue parses a token before looking it up, and answers this for one it cannot parse.
+      if (!isRefreshTokenShaped(refreshToken))
+        authFail(400, 'validation_failed', 'Refresh token is not valid')
+      const rotated = await store.rotate(refreshToken, settings.refreshReuseSeconds)
       if (rotated.outcome === 'not_found')
         authFail(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found')
       if (rotated.outcome === 'reused')
@@ -283,9 +309,11 @@ export function createAuthApi(options: {
       authFail(404, 'mfa_challenge_not_found', 'Challenge not found')
     if (challenge.age_seconds > CHALLENGE_SECONDS)
       authFail(422, 'mfa_challenge_expired', 'Challenge has expired, please create a new one')
-    if (!isValidTotp(factor.secret, text(body.code)))
-      authFail(422, 'mfa_verification_failed', 'Invalid TOTP code entered')
-    const raised = await store.raiseToAal2(session, factor.id, challengeId)
+    const step = totpStep(factor.secret, text(body.code))
+    // A code already accepted once gets the wrong code's answer (GoTrue would accept it again).
+    const raised =
+      step === null ? null : await store.raiseToAal2(session, factor.id, challengeId, step)
+    if (!raised) return authFail(422, 'mfa_verification_failed', 'Invalid TOTP code entered')
     return c.json(await sessionJson(c, user, raised.session, raised.refreshToken))
   })
 
@@ -310,8 +338,12 @@ export function createAuthApi(options: {
     const body = await readBody(c)
     const email = text(body.email).trim()
     const password = text(body.password)
-    if (!/^[^@\s]+@[^@\s]+$/.test(email))
+    if (email.length > EMAIL_MAX_LENGTH)
+      authFail(400, 'validation_failed', 'An email address is too long')
+    if (!EMAIL.test(email))
       authFail(400, 'validation_failed', 'Unable to validate email address: invalid format')
+    if (tooLong(password))
+      authFail(400, 'validation_failed', 'Password cannot be longer than 72 characters')
     if (password.length < settings.minimumPasswordLength) {
       authFail(
         422,

@@ -48,6 +48,8 @@ const FACTOR_COLUMNS = `id::text, user_id::text, friendly_name, factor_type, sta
 
 /** A refresh token as GoTrue makes them: random, URL-safe, single use. */
 const newRefreshToken = () => randomBytes(24).toString('base64url')
+/** The shape of every token `newRefreshToken` makes; anything else is refused unread. */
+export const isRefreshTokenShaped = (token: string) => /^[A-Za-z0-9_-]{32}$/.test(token)
 
 export function createAuthStore(db: Database) {
   async function session(tx: Queryable, id: string): Promise<SessionRecord | null> {
@@ -236,9 +238,24 @@ export function createAuthStore(db: Database) {
     /**
      * A verified second factor: the challenge is used up, the factor verified, the session raised
      * to aal2 with the totp method, and the user's other sessions below aal2 ended (as GoTrue does).
+     * The code's time step must be later than the last one this factor accepted, or nothing
+     * happens and null is returned: a code is accepted once (RFC 6238 §5.2; GoTrue accepts it
+     * again within its window). The guarded update decides, so two requests racing with one code
+     * cannot both pass.
      */
-    async raiseToAal2(sessionRecord: SessionRecord, factorId: string, challengeId: string) {
+    async raiseToAal2(
+      sessionRecord: SessionRecord,
+      factorId: string,
+      challengeId: string,
+      totpStep: number,
+    ) {
       return db.transaction(async (tx) => {
+        const claimed = await tx.query(
+          `update auth.mfa_factors set last_totp_step = $2
+            where id = $1 and (last_totp_step is null or last_totp_step < $2) returning id`,
+          [factorId, totpStep],
+        )
+        if (claimed.length === 0) return null
         await tx.query('update auth.mfa_challenges set verified_at = now() where id = $1', [
           challengeId,
         ])

@@ -18,17 +18,20 @@ export async function enrolment(secret: string, issuer: string, account: string)
   return { secret, uri, qr_code: await QRCode.toString(uri, { type: 'svg' }) }
 }
 
-export function isValidTotp(secret: string, code: string, now = Date.now()): boolean {
-  if (!/^\d{6}$/.test(code)) return false
-  return (
-    TOTP.validate({
-      ...PARAMETERS,
-      secret: Secret.fromBase32(secret),
-      token: code,
-      timestamp: now,
-      window: 1,
-    }) !== null
-  )
+/**
+ * The time step (a count of 30 s periods since the epoch) whose code `code` is, within one step of
+ * `now`, or null for a wrong code. The caller accepts each step once (RFC 6238 §5.2).
+ */
+export function totpStep(secret: string, code: string, now = Date.now()): number | null {
+  if (!/^\d{6}$/.test(code)) return null
+  const delta = TOTP.validate({
+    ...PARAMETERS,
+    secret: Secret.fromBase32(secret),
+    token: code,
+    timestamp: now,
+    window: 1,
+  })
+  return delta === null ? null : Math.floor(now / 1000 / PARAMETERS.period) + delta
 }
 
 /** The code an authenticator app shows now: for tests and the local walkthrough only. */
