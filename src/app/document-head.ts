@@ -5,7 +5,7 @@ import { absoluteUrl, notFoundRoute, routeForPath } from '../config/routes'
 export type DocumentHead = {
   title: string
   description: string
-  /** Absolute canonical address; null for the 404 page, which must not be indexed. */
+  /** Absolute canonical address; null for the 404 page and unlisted routes, which must not be indexed. */
   canonical: string | null
 }
 
@@ -13,7 +13,11 @@ export function headFor(pathname: string): DocumentHead {
   const route = routeForPath(pathname)
   if (!route)
     return { title: notFoundRoute.title, description: notFoundRoute.description, canonical: null }
-  return { title: route.title, description: route.description, canonical: absoluteUrl(route.path) }
+  return {
+    title: route.title,
+    description: route.description,
+    canonical: route.listed ? absoluteUrl(route.path) : null,
+  }
 }
 
 export type MetaTag = { attribute: 'name' | 'property'; key: string; content: string | null }

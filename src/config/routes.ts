@@ -14,8 +14,13 @@ type RouteEntry = {
   path: `/${string}`
   /** Label in the navigation (spec §2, shared frame). */
   navLabel: string
-  /** Where the route is listed: the header holds the spec's five items, the footer every route. */
+  /** Where the route is listed: the header holds the spec's five items, the footer every listed route. */
   inHeader: boolean
+  /**
+   * Listed: in the sitemap and the footer, indexable (a canonical link). Unlisted pages are for
+   * visitors sent there (/replies, from the contact form): `noindex`, no canonical, in no list.
+   */
+  listed: boolean
   /** Full document title. */
   title: string
   description: string
@@ -27,6 +32,7 @@ export const siteRoutes = [
     path: '/',
     navLabel: 'Home',
     inHeader: true,
+    listed: true,
     title: `${brand} | Anonymous. Scalable. Unstoppable.`,
     description: `${brand} is a discreet digital growth agency for crypto, Web3 and high-risk brands: campaigns, ghost funnels, AI automation, payments and community growth.`,
   },
@@ -35,6 +41,7 @@ export const siteRoutes = [
     path: '/services',
     navLabel: 'Services',
     inHeader: true,
+    listed: true,
     title: `Services | ${brand}`,
     description:
       'Crypto campaigns, anonymous funnels, AI campaign automation, alternative payments, Telegram community growth and email/SMS sequences for high-risk brands.',
@@ -44,6 +51,7 @@ export const siteRoutes = [
     path: '/case-studies',
     navLabel: 'Case Studies',
     inHeader: true,
+    listed: true,
     title: `Case Studies | ${brand}`,
     description:
       'Anonymised results from token launches, DeFi, iGaming and fintech campaigns: $3.4M raised, 120,000 community members, 500% ROI.',
@@ -53,6 +61,7 @@ export const siteRoutes = [
     path: '/about',
     navLabel: 'About',
     inHeader: true,
+    listed: true,
     title: `About | ${brand}`,
     description: `Why ${brand} works in silence: the founder's story, our values of secrecy, precision, trust and data, and the numbers behind them.`,
   },
@@ -61,6 +70,7 @@ export const siteRoutes = [
     path: '/contact',
     navLabel: 'Contact',
     inHeader: true,
+    listed: true,
     title: `Secure Contact | ${brand}`,
     description: `Reach ${brand} through a secure, encrypted contact form. We respond within 24 hours.`,
   },
@@ -70,9 +80,20 @@ export const siteRoutes = [
     path: '/privacy',
     navLabel: 'Privacy',
     inHeader: false,
+    listed: true,
     title: `Privacy | ${brand}`,
     description:
       'What our Secure Contact form encrypts in your browser, what it cannot hide, how long we keep an inquiry, and how to reach us leaving less trace.',
+  },
+  {
+    // Where a visitor with a receipt reads the sealed replies; linked from the contact page.
+    id: 'replies',
+    path: '/replies',
+    navLabel: 'Replies',
+    inHeader: false,
+    listed: false,
+    title: `Replies | ${brand}`,
+    description: `Read ${brand}'s sealed replies to your inquiry with your receipt, and write back.`,
   },
 ] as const satisfies readonly RouteEntry[]
 
@@ -80,8 +101,11 @@ export type SiteRoute = (typeof siteRoutes)[number]
 export type RouteId = SiteRoute['id']
 export type RoutePath = SiteRoute['path']
 
-/** The routes of the header navigation (the footer lists every route). */
+/** The routes of the header navigation. */
 export const headerRoutes = siteRoutes.filter((route) => route.inHeader)
+
+/** The routes the footer and the sitemap list, and search engines may index. */
+export const listedRoutes = siteRoutes.filter((route) => route.listed)
 
 export const notFoundRoute = {
   title: `Page not found | ${brand}`,

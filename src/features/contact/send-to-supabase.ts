@@ -14,9 +14,9 @@ import type { FailureReason } from './contact-copy'
  * `reason` picks the visitor's sentence in contact-copy.ts; `detail` (status, code, the server's
  * own words) is for the console only, and never holds the row.
  */
-export type SendOutcome =
+export type SendOutcome<Reason extends string = FailureReason> =
   | { kind: 'delivered' }
-  | { kind: 'no-answer' | 'server-error' | 'refused'; reason: FailureReason; detail: string }
+  | { kind: 'no-answer' | 'server-error' | 'refused'; reason: Reason; detail: string }
 
 /** `signal`, when given, stops the insert early (the form's deadline); it then counts as no answer. */
 export type SendSealed = (row: SealedRow, signal?: AbortSignal) => Promise<SendOutcome>

@@ -1,5 +1,3 @@
-import type { SealedRow } from '../../../shared/database-types'
-import type { SendSealed } from '../send-to-supabase'
 import {
   existingDatabases,
   NO_COUNTS,
@@ -8,8 +6,8 @@ import {
   RETRY_CAP_MS,
   type OutboxCounts,
 } from './outbox-definitions'
-import type { FlushResult } from './outbox-flush'
-import type { OutboxRecord, OutboxStore } from './outbox-store'
+import type { FlushResult, SendQueued } from './outbox-flush'
+import type { OutboxItem, OutboxRecord, OutboxStore } from './outbox-store'
 
 /**
  * The outbox's owner on a page, without React. It alone listens for the triggers (start, `online`,
@@ -26,8 +24,8 @@ export type OutboxSnapshot = { online: boolean; counts: OutboxCounts }
 export const SERVER_SNAPSHOT: OutboxSnapshot = { online: true, counts: NO_COUNTS }
 
 export type OutboxEffects = {
-  /** Sends one sealed row (the flush gives it no deadline: a round may wait on a slow link). */
-  send: SendSealed
+  /** Sends one sealed item (the flush gives it no deadline: a round may wait on a slow link). */
+  send: SendQueued
   /** Tells the visitor what a round delivered or had refused. */
   announce: (result: FlushResult) => void
   /**
@@ -41,11 +39,15 @@ export type OutboxEffects = {
 export type Outbox = ReturnType<typeof createOutbox>
 
 const CHANNEL_NAME = 'contact-outbox'
+
+/** What one tab tells the others: the counts, and the ids it has just delivered. */
+type ChannelNews = { counts: OutboxCounts; delivered: string[] }
 const LOCK_NAME = 'contact-outbox-send'
 
 export function createOutbox(effects: OutboxEffects) {
   let snapshot = SERVER_SNAPSHOT
   const listeners = new Set<() => void>()
+  const deliveredListeners = new Set<(ids: readonly string[]) => void>()
   let store: Promise<OutboxStore> | null = null
   let retryTimer: ReturnType<typeof setTimeout> | undefined
   let failedLoads = 0
@@ -58,9 +60,14 @@ export function createOutbox(effects: OutboxEffects) {
   }
 
   /** Shows counts this tab has just changed, and tells the other tabs at once. */
-  function publish(counts: OutboxCounts): void {
+  function publish(counts: OutboxCounts, delivered: string[] = []): void {
     update({ counts })
-    channel?.postMessage(counts)
+    tellDelivered(delivered)
+    channel?.postMessage({ counts, delivered } satisfies ChannelNews)
+  }
+
+  function tellDelivered(ids: readonly string[]): void {
+    if (ids.length > 0) deliveredListeners.forEach((listener) => listener(ids))
   }
 
   /**
@@ -133,7 +140,10 @@ export function createOutbox(effects: OutboxEffects) {
       scheduleFallback(result.counts)
       return
     }
-    publish(result.counts)
+    publish(
+      result.counts,
+      result.delivered.map((record) => record.id),
+    )
     schedule(result.nextAttemptAt)
   }
 
@@ -159,9 +169,10 @@ export function createOutbox(effects: OutboxEffects) {
     onConnection()
     if (typeof BroadcastChannel !== 'undefined') {
       channel = new BroadcastChannel(CHANNEL_NAME)
-      channel.onmessage = (event: MessageEvent<OutboxCounts>) => {
-        update({ counts: event.data })
-        scheduleFallback(event.data)
+      channel.onmessage = ({ data }: MessageEvent<ChannelNews>) => {
+        update({ counts: data.counts })
+        tellDelivered(data.delivered)
+        scheduleFallback(data.counts)
       }
     }
     window.addEventListener('online', onConnection)
@@ -195,6 +206,11 @@ export function createOutbox(effects: OutboxEffects) {
       return () => listeners.delete(listener)
     },
     getSnapshot: (): OutboxSnapshot => snapshot,
+    /** Calls `listener` with the ids delivered by any tab (this one's rounds, the others' news). */
+    onDelivered(listener: (ids: readonly string[]) => void): () => void {
+      deliveredListeners.add(listener)
+      return () => deliveredListeners.delete(listener)
+    },
     /** Fetches what queuing needs (the store and idb) while the network is there. */
     preload(): void {
       // Both, so that a message can still be queued if the connection drops before Send.
@@ -202,14 +218,14 @@ export function createOutbox(effects: OutboxEffects) {
       import('idb').catch(() => undefined)
     },
     /**
-     * Queues a sealed row and tries to send it straight away (nothing is requested offline). Once
+     * Queues a sealed item and tries to send it straight away (nothing is requested offline). Once
      * `signal` has aborted (the form gave up waiting for the store and kept the values), it
      * stores nothing: the visitor was told the message is still in the form, not on the device.
      */
-    async enqueue(row: SealedRow, signal?: AbortSignal): Promise<void> {
+    async enqueue(item: OutboxItem, signal?: AbortSignal): Promise<void> {
       const counts = await withStore(async (opened) => {
         if (signal?.aborted) return null
-        await opened.enqueue(row, Date.now())
+        await opened.enqueue(item, Date.now())
         return opened.counts()
       })
       if (counts === null) return

@@ -8,7 +8,7 @@ import type { SealedRow } from '../../../shared/database-types'
 import { failureMessages, submitToasts } from '../contact-copy'
 import type { SendOutcome } from '../send-to-supabase'
 import { outboxCopy } from './outbox-copy'
-import { ADA, BOB, REFUSED } from '../contact-test-fixtures'
+import { ADA, BOB, inquiryItem, REFUSED } from '../contact-test-fixtures'
 
 /**
  * The outbox's owner as a page has it (fake IndexedDB, the real store, flush and lock), with only
@@ -52,8 +52,8 @@ test('several queued messages refused in one round all reach the visitor: one to
   const { outbox, start, refusals } = await page()
   // Queued offline on an earlier visit; this page starts online and sends both in one round.
   online = false
-  await outbox.enqueue(ADA)
-  await outbox.enqueue(BOB)
+  await outbox.enqueue(inquiryItem(ADA))
+  await outbox.enqueue(inquiryItem(BOB))
   expect(wire.sent).toEqual([])
   online = true
   start()
@@ -75,9 +75,9 @@ test('several queued messages refused in one round all reach the visitor: one to
 
 test('refusals in separate rounds each keep their own toast, naming the message by its time and saying why', async () => {
   const { outbox, refusals } = await page()
-  await outbox.enqueue(ADA)
+  await outbox.enqueue(inquiryItem(ADA))
   await waitFor(() => expect(refusals()).toHaveLength(1))
-  await outbox.enqueue(BOB)
+  await outbox.enqueue(inquiryItem(BOB))
   await waitFor(() => expect(wire.sent).toEqual([ADA.id, BOB.id]))
 
   await waitFor(() => expect(refusals()).toHaveLength(2))
@@ -89,7 +89,7 @@ test('refusals in separate rounds each keep their own toast, naming the message 
 
 test('news of the same message replaces its older toast: a resend refused again leaves one toast', async () => {
   const { outbox, refusals } = await page()
-  await outbox.enqueue(ADA)
+  await outbox.enqueue(inquiryItem(ADA))
   await waitFor(() => expect(refusals()).toHaveLength(1))
   await outbox.resend(ADA.id)
   expect(wire.sent).toEqual([ADA.id, ADA.id])
@@ -100,7 +100,7 @@ test("a row the form gave up on (its signal aborted) is not stored, so nothing i
   const { outbox } = await page()
   const gaveUp = new AbortController()
   gaveUp.abort()
-  await outbox.enqueue(ADA, gaveUp.signal)
+  await outbox.enqueue(inquiryItem(ADA), gaveUp.signal)
   expect(await outbox.list()).toEqual([])
   expect(wire.sent).toEqual([])
 })

@@ -1,0 +1,17 @@
+import { outbox } from '../outbox/use-outbox'
+import type { RepliesDependencies } from './replies-reader'
+
+// Loaded when the visitor presses "Open": the crypto, the Supabase client, the thread's calls.
+const crypto = () => import('./open-conversation')
+const rpc = () => import('../thread-rpc')
+
+/** What /replies uses in the browser: the crypto chunk, Supabase, the contact form's outbox. */
+export const browserRepliesDependencies: RepliesDependencies = {
+  open: async (text) => (await crypto()).openConversation(text),
+  followUp: (conversation) => ({
+    seal: async (body, id, now) => (await crypto()).sealFollowUp(body, conversation, id, now),
+    send: async (message) => (await rpc()).sendThreadMessage(message),
+    enqueue: (item) => outbox.enqueue(item),
+    isOnline: () => navigator.onLine,
+  }),
+}
