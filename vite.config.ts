@@ -48,7 +48,18 @@ async function resolveSubmissionKeys(
  */
 const frameworkChunk = {
   name: 'framework',
-  test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]|src[\\/]lib[\\/]env\.ts|src[\\/]components[\\/]toast[\\/]toast-store\.ts/,
+  test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]|src[\\/]lib[\\/]env\.ts|src[\\/]components[\\/]toast[\\/]toast-(store|region)\.ts/,
+}
+
+/**
+ * zod and the inquiry's fields (their schema and limits), in one chunk: the contact page needs them
+ * up front, and the conversation's lazy code (sealing, /replies after "Open") needs the limits too.
+ * Without this group the bundler gives the fields a chunk of their own, one more file the contact
+ * page fetches.
+ */
+const schemaChunk = {
+  name: 'zod',
+  test: /node_modules[\\/]zod[\\/]|src[\\/]shared[\\/]zod\.ts|src[\\/]shared[\\/]submission[\\/]fields\.ts/,
 }
 
 export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
@@ -81,7 +92,11 @@ export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
           outDir: 'dist',
           emptyOutDir: true,
           sourcemap: false,
-          rolldownOptions: { output: { codeSplitting: { groups: [frameworkChunk] } } },
+          rolldownOptions: {
+            output: {
+              codeSplitting: { groups: [frameworkChunk, schemaChunk] },
+            },
+          },
         },
     preview: { host: '127.0.0.1', port: localPort('site'), strictPort: true },
     appType: 'mpa' as const,

@@ -1,5 +1,5 @@
 import { siteEnv } from '../lib/env'
-import { absoluteUrl, notFoundRoute, routeForPath } from '../config/routes'
+import { absoluteUrl, isListed, notFoundRoute, routeForPath } from '../config/routes'
 
 /** What the <head> says about one address: written into the prerendered HTML, kept in sync on navigation. */
 export type DocumentHead = {
@@ -16,7 +16,7 @@ export function headFor(pathname: string): DocumentHead {
   return {
     title: route.title,
     description: route.description,
-    canonical: route.listed ? absoluteUrl(route.path) : null,
+    canonical: isListed(route) ? absoluteUrl(route.path) : null,
   }
 }
 

@@ -17,10 +17,10 @@ type RouteEntry = {
   /** Where the route is listed: the header holds the spec's five items, the footer every listed route. */
   inHeader: boolean
   /**
-   * Listed: in the sitemap and the footer, indexable (a canonical link). Unlisted pages are for
-   * visitors sent there (/replies, from the contact form): `noindex`, no canonical, in no list.
+   * `false`: a page for visitors sent there (/replies, from the contact form): `noindex`, no
+   * canonical link, in neither the sitemap nor the footer. Every other route is listed.
    */
-  listed: boolean
+  listed?: false
   /** Full document title. */
   title: string
   description: string
@@ -32,7 +32,6 @@ export const siteRoutes = [
     path: '/',
     navLabel: 'Home',
     inHeader: true,
-    listed: true,
     title: `${brand} | Anonymous. Scalable. Unstoppable.`,
     description: `${brand} is a discreet digital growth agency for crypto, Web3 and high-risk brands: campaigns, ghost funnels, AI automation, payments and community growth.`,
   },
@@ -41,7 +40,6 @@ export const siteRoutes = [
     path: '/services',
     navLabel: 'Services',
     inHeader: true,
-    listed: true,
     title: `Services | ${brand}`,
     description:
       'Crypto campaigns, anonymous funnels, AI campaign automation, alternative payments, Telegram community growth and email/SMS sequences for high-risk brands.',
@@ -51,7 +49,6 @@ export const siteRoutes = [
     path: '/case-studies',
     navLabel: 'Case Studies',
     inHeader: true,
-    listed: true,
     title: `Case Studies | ${brand}`,
     description:
       'Anonymised results from token launches, DeFi, iGaming and fintech campaigns: $3.4M raised, 120,000 community members, 500% ROI.',
@@ -61,7 +58,6 @@ export const siteRoutes = [
     path: '/about',
     navLabel: 'About',
     inHeader: true,
-    listed: true,
     title: `About | ${brand}`,
     description: `Why ${brand} works in silence: the founder's story, our values of secrecy, precision, trust and data, and the numbers behind them.`,
   },
@@ -70,7 +66,6 @@ export const siteRoutes = [
     path: '/contact',
     navLabel: 'Contact',
     inHeader: true,
-    listed: true,
     title: `Secure Contact | ${brand}`,
     description: `Reach ${brand} through a secure, encrypted contact form. We respond within 24 hours.`,
   },
@@ -80,7 +75,6 @@ export const siteRoutes = [
     path: '/privacy',
     navLabel: 'Privacy',
     inHeader: false,
-    listed: true,
     title: `Privacy | ${brand}`,
     description:
       'What our Secure Contact form encrypts in your browser, what it cannot hide, how long we keep an inquiry, and how to reach us leaving less trace.',
@@ -93,7 +87,7 @@ export const siteRoutes = [
     inHeader: false,
     listed: false,
     title: `Replies | ${brand}`,
-    description: `Read ${brand}'s sealed replies to your inquiry with your receipt, and write back.`,
+    description: 'Read our sealed replies with your receipt, and write back.',
   },
 ] as const satisfies readonly RouteEntry[]
 
@@ -105,7 +99,12 @@ export type RoutePath = SiteRoute['path']
 export const headerRoutes = siteRoutes.filter((route) => route.inHeader)
 
 /** The routes the footer and the sitemap list, and search engines may index. */
-export const listedRoutes = siteRoutes.filter((route) => route.listed)
+export const listedRoutes = siteRoutes.filter((route) => isListed(route))
+
+/** Whether a route is in the sitemap and the footer, and may be indexed. */
+export function isListed(route: SiteRoute): boolean {
+  return !('listed' in route)
+}
 
 export const notFoundRoute = {
   title: `Page not found | ${brand}`,

@@ -1,5 +1,6 @@
 import {
   absoluteUrl,
+  isListed,
   listedRoutes,
   notFoundRoute,
   routeById,
@@ -33,7 +34,7 @@ function expectedHead(path: string): HeadSummary {
   const route = siteRoutes.find((candidate) => candidate.path === path)
   if (!route) throw new Error(`No route at ${path}`)
   // An unlisted route (/replies) is for visitors sent there: noindex, and no canonical address.
-  const canonical = route.listed ? [absoluteUrl(route.path)] : []
+  const canonical = isListed(route) ? [absoluteUrl(route.path)] : []
   return {
     title: route.title,
     description: [route.description],
@@ -41,7 +42,7 @@ function expectedHead(path: string): HeadSummary {
     ogTitle: [route.title],
     ogDescription: [route.description],
     ogUrl: canonical,
-    robots: route.listed ? [] : ['noindex'],
+    robots: isListed(route) ? [] : ['noindex'],
     h1: [pageHeading[route.id]],
   }
 }

@@ -16,13 +16,11 @@ import {
   type SubmissionFields,
   type SubmissionFieldsInput,
 } from '../../shared/submission/fields'
-import {
-  submitContact,
-  type SentInquiry,
-  type SlowStep,
-  type SubmitDependencies,
-  type SubmitResult,
-} from './submit-contact'
+import type { SentInquiry, SlowStep, SubmitDependencies, SubmitResult } from './submit-contact'
+
+// The submit path loads as the visitor starts on the form, with the sealer, not with the page: a
+// visitor who only reads /contact does not download it.
+const loadSubmit = () => import('./submit-contact')
 
 // The panel shown after Send: loaded as the visitor starts on the form, never with the page.
 const loadPanel = () => import('./inquiry-panel')
@@ -105,10 +103,14 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
     const draft = { fields, id: draftId.current, now: Date.now(), userAgent: navigator.userAgent }
     let result: SubmitResult
     try {
+      const { submitContact } = await loadSubmit()
       result = await submitContact(draft, draftReceipt.current, dependencies, {
         onSealed: (receipt) => (draftReceipt.current = receipt),
         onSlow: setSlowStep,
       })
+    } catch (error) {
+      // The submit's code could not load (offline before the site was cached): nothing was sealed.
+      result = { kind: 'failed', message: submitToasts.notSealed, detail: error }
     } finally {
       setSlowStep(null)
     }
@@ -125,6 +127,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
     if (preloaded.current) return
     preloaded.current = true
     dependencies.preload()
+    loadSubmit().catch(() => undefined)
     loadPanel().catch(() => undefined)
   }
 

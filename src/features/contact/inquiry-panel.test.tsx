@@ -8,16 +8,25 @@ import { InquiryPanel } from './inquiry-panel'
 import { panelCopy } from './inquiry-panel-copy'
 import { keptReceipt } from './kept-receipt'
 
-// The outbox's news of delivered ids, driven by the test.
-const delivered = vi.hoisted(() => ({ listeners: new Set<(ids: readonly string[]) => void>() }))
-vi.mock('./outbox/use-outbox', () => ({
-  outbox: {
-    onDelivered(listener: (ids: readonly string[]) => void) {
-      delivered.listeners.add(listener)
-      return () => delivered.listeners.delete(listener)
-    },
-  },
+// The outbox as the panel sees it, driven by the test: its counts, and the ids it holds.
+const fakeOutbox = vi.hoisted(() => ({
+  held: [] as string[],
+  counts: { pending: 0, needsAttention: 0 },
+  rerender: () => {},
 }))
+vi.mock('./outbox/use-outbox', async () => {
+  const { useState } = await import('react')
+  return {
+    outbox: {
+      list: async () => fakeOutbox.held.map((id) => ({ id, state: 'pending' })),
+    },
+    useOutbox: () => {
+      const [, setTick] = useState(0)
+      fakeOutbox.rerender = () => setTick((tick) => tick + 1)
+      return { online: true, counts: fakeOutbox.counts }
+    },
+  }
+})
 
 const inquiry = { id: DRAFT.id, receipt: TEST_RECEIPT, sentAt: DRAFT.now }
 const onAnother = vi.fn()
@@ -55,13 +64,20 @@ describe('InquiryPanel', () => {
     expect(window.location.href).not.toContain('legal')
   })
 
-  it('says it waits on this device, until the outbox delivers this inquiry', async () => {
+  it('says it waits on this device, until the outbox no longer holds this inquiry', async () => {
+    fakeOutbox.held = [DRAFT.id, 'another-id']
+    fakeOutbox.counts = { pending: 2, needsAttention: 0 }
     show(true)
     expect(screen.getByText(panelCopy.status.waiting)).toBeTruthy()
-    act(() => delivered.listeners.forEach((listener) => listener(['another-id'])))
+    // Another message was delivered: this one still waits.
+    fakeOutbox.held = [DRAFT.id]
+    fakeOutbox.counts = { pending: 1, needsAttention: 0 }
+    await act(async () => fakeOutbox.rerender())
     expect(screen.getByText(panelCopy.status.waiting)).toBeTruthy()
-    act(() => delivered.listeners.forEach((listener) => listener([DRAFT.id])))
-    expect(screen.getByText(panelCopy.status.sent)).toBeTruthy()
+    fakeOutbox.held = []
+    fakeOutbox.counts = { pending: 0, needsAttention: 0 }
+    await act(async () => fakeOutbox.rerender())
+    expect(await screen.findByText(panelCopy.status.sent)).toBeTruthy()
   })
 
   it('copies the receipt to the clipboard, and says so', async () => {

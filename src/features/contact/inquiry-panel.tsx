@@ -6,7 +6,7 @@ import { referenceOf } from '../../shared/conversation/reference'
 import { panelCopy } from './inquiry-panel-copy'
 import { keepReceipt } from './kept-receipt'
 import { formatQueuedAt } from './outbox/outbox-copy'
-import { outbox } from './outbox/use-outbox'
+import { outbox, useOutbox } from './outbox/use-outbox'
 import type { SentInquiry } from './submit-contact'
 
 const repliesPath = routeById('replies').path
@@ -34,14 +34,24 @@ export function InquiryPanel({
   const [kept, setKept] = useState(false)
   const [note, setNote] = useState('')
 
-  // Waiting on this device until the outbox (this tab's or another's) says it is delivered. The
-  // form gives each inquiry a panel of its own (its key), so `queued` is this inquiry's.
+  // Waiting on this device until the outbox (this tab's or another's) no longer holds it: each
+  // change of its counts, look again. The outbox removes a record once delivered; one refused
+  // stays, marked for the visitor's review (the outbox's own toast and button say so), and is
+  // never discarded without them. The form gives each inquiry a panel of its own (its key).
+  const { counts } = useOutbox()
   useEffect(() => {
-    if (!queued) return
-    return outbox.onDelivered((ids) => {
-      if (ids.includes(inquiry.id)) setWaiting(false)
-    })
-  }, [inquiry.id, queued])
+    if (!waiting) return
+    let current = true
+    outbox.list().then(
+      (records) => {
+        if (current && !records.some((record) => record.id === inquiry.id)) setWaiting(false)
+      },
+      () => undefined,
+    )
+    return () => {
+      current = false
+    }
+  }, [counts, waiting, inquiry.id])
 
   // A new inquiry: the panel is announced by its heading, where a keyboard or screen reader lands.
   useEffect(() => heading.current?.focus(), [inquiry.id])

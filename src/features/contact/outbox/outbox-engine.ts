@@ -39,15 +39,11 @@ export type OutboxEffects = {
 export type Outbox = ReturnType<typeof createOutbox>
 
 const CHANNEL_NAME = 'contact-outbox'
-
-/** What one tab tells the others: the counts, and the ids it has just delivered. */
-type ChannelNews = { counts: OutboxCounts; delivered: string[] }
 const LOCK_NAME = 'contact-outbox-send'
 
 export function createOutbox(effects: OutboxEffects) {
   let snapshot = SERVER_SNAPSHOT
   const listeners = new Set<() => void>()
-  const deliveredListeners = new Set<(ids: readonly string[]) => void>()
   let store: Promise<OutboxStore> | null = null
   let retryTimer: ReturnType<typeof setTimeout> | undefined
   let failedLoads = 0
@@ -60,14 +56,9 @@ export function createOutbox(effects: OutboxEffects) {
   }
 
   /** Shows counts this tab has just changed, and tells the other tabs at once. */
-  function publish(counts: OutboxCounts, delivered: string[] = []): void {
+  function publish(counts: OutboxCounts): void {
     update({ counts })
-    tellDelivered(delivered)
-    channel?.postMessage({ counts, delivered } satisfies ChannelNews)
-  }
-
-  function tellDelivered(ids: readonly string[]): void {
-    if (ids.length > 0) deliveredListeners.forEach((listener) => listener(ids))
+    channel?.postMessage(counts)
   }
 
   /**
@@ -140,10 +131,7 @@ export function createOutbox(effects: OutboxEffects) {
       scheduleFallback(result.counts)
       return
     }
-    publish(
-      result.counts,
-      result.delivered.map((record) => record.id),
-    )
+    publish(result.counts)
     schedule(result.nextAttemptAt)
   }
 
@@ -169,10 +157,9 @@ export function createOutbox(effects: OutboxEffects) {
     onConnection()
     if (typeof BroadcastChannel !== 'undefined') {
       channel = new BroadcastChannel(CHANNEL_NAME)
-      channel.onmessage = ({ data }: MessageEvent<ChannelNews>) => {
-        update({ counts: data.counts })
-        tellDelivered(data.delivered)
-        scheduleFallback(data.counts)
+      channel.onmessage = (event: MessageEvent<OutboxCounts>) => {
+        update({ counts: event.data })
+        scheduleFallback(event.data)
       }
     }
     window.addEventListener('online', onConnection)
@@ -206,11 +193,6 @@ export function createOutbox(effects: OutboxEffects) {
       return () => listeners.delete(listener)
     },
     getSnapshot: (): OutboxSnapshot => snapshot,
-    /** Calls `listener` with the ids delivered by any tab (this one's rounds, the others' news). */
-    onDelivered(listener: (ids: readonly string[]) => void): () => void {
-      deliveredListeners.add(listener)
-      return () => deliveredListeners.delete(listener)
-    },
     /** Fetches what queuing needs (the store and idb) while the network is there. */
     preload(): void {
       // Both, so that a message can still be queued if the connection drops before Send.

@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto'
 import { IDBFactory } from 'fake-indexeddb'
 import { cleanup, renderHook, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
-import type { SealedRow } from '../../../shared/database-types'
+import type { OutboxItem } from './outbox-store'
 import { failureMessages, submitToasts } from '../contact-copy'
 import type { SendOutcome } from '../send-to-supabase'
 import { outboxCopy } from './outbox-copy'
@@ -18,8 +18,12 @@ import { ADA, BOB, inquiryItem, REFUSED } from '../contact-test-fixtures'
 const REFUSED_DETAIL = REFUSED.detail
 
 const wire = vi.hoisted(() => ({ sent: [] as string[] }))
-vi.mock('../send-to-supabase', () => ({
-  sendSealed: async (row: SealedRow): Promise<SendOutcome> => (wire.sent.push(row.id), REFUSED),
+vi.mock('../send-to-supabase', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../send-to-supabase')>()),
+  sendQueued: async (item: OutboxItem): Promise<SendOutcome> => (
+    wire.sent.push(item.kind === 'inquiry' ? item.row.id : item.message.id),
+    REFUSED
+  ),
 }))
 
 let online = true

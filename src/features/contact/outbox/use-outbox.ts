@@ -4,7 +4,6 @@ import { createOutbox, SERVER_SNAPSHOT, type OutboxSnapshot } from './outbox-eng
 // Loaded when a round first needs them, never with the page: the status line is on every page,
 // and a visitor who never queued anything downloads neither the sender nor the toasts' words.
 const sender = () => import('../send-to-supabase')
-const threadSender = () => import('../thread-rpc')
 const announcer = () => import('../announce-results')
 
 /**
@@ -13,12 +12,9 @@ const announcer = () => import('../announce-results')
  * every page (about 0.5 KB gzip more on each, past the content pages' 80 KB budget).
  */
 export const outbox = createOutbox({
-  send: (item, signal) =>
-    item.kind === 'inquiry'
-      ? sender().then(({ sendSealed }) => sendSealed(item.row, signal))
-      : threadSender().then(({ sendThreadMessage }) => sendThreadMessage(item.message, signal)),
+  send: (item, signal) => sender().then(({ sendQueued }) => sendQueued(item, signal)),
   announce: (result) => void announcer().then(({ announceFlush }) => announceFlush(result)),
-  preload: () => Promise.all([sender(), threadSender(), announcer()]).then(() => undefined),
+  preload: () => Promise.all([sender(), announcer()]).then(() => undefined),
 })
 
 /** The connection and the outbox's counts, for the status line. Starts the outbox while mounted. */

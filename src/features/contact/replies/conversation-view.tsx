@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react'
-import { inputClasses } from '../../../components/form-field'
+import { repliesFieldClasses as inputClasses } from './replies-field'
 import { THREAD_MESSAGE_MAX } from '../../../shared/conversation/thread-message'
 import type { Conversation, OpenedMessage } from './open-conversation'
 import { conversationCopy as copy, formatWhen } from './replies-copy'

@@ -20,7 +20,7 @@ import type { ThreadView } from '../../../shared/database-types'
 import { parseSealedDocument } from '../../../shared/submission/sealed-document'
 import { siteEnv } from '../../../lib/env'
 import { randomFiller, recipientSet, sealText } from '../sealing/seal-submission'
-import { readThread, type ReadOutcome } from '../thread-rpc'
+import { readThread, type ReadOutcome } from '../send-to-supabase'
 import type { QueuedThreadMessage } from '../outbox/outbox-store'
 
 /** One message of the thread as the visitor sees it: opened, or not openable with this receipt. */

@@ -3,7 +3,7 @@ import type { RepliesDependencies } from './replies-reader'
 
 // Loaded when the visitor presses "Open": the crypto, the Supabase client, the thread's calls.
 const crypto = () => import('./open-conversation')
-const rpc = () => import('../thread-rpc')
+const rpc = () => import('../send-to-supabase')
 
 /** What /replies uses in the browser: the crypto chunk, Supabase, the contact form's outbox. */
 export const browserRepliesDependencies: RepliesDependencies = {

@@ -2,7 +2,7 @@ import { REQUIRED_FIELDS_MESSAGE, failureMessages, submitToasts } from '../conta
 import type { OutboxFailureReason } from '../outbox/outbox-flush'
 import type { OutboxItem, QueuedThreadMessage } from '../outbox/outbox-store'
 import type { SendOutcome } from '../send-to-supabase'
-import { threadFailureMessages } from '../thread-copy'
+import { threadFailureMessages } from '../send-to-supabase'
 
 /** What "Send securely" on /replies needs: seal, send, queue, and whether the browser is online. */
 export type FollowUpDependencies = {
