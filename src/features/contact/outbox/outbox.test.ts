@@ -7,6 +7,7 @@ import { IDBFactory } from 'fake-indexeddb'
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import type { SealedRow } from '../../../shared/database-types'
 import { failureMessages } from '../contact-copy'
+import { threadFailureMessages } from '../thread-copy'
 import { flushOutbox, type FlushDeps, type SendQueued } from './outbox-flush'
 import { outboxLock } from './outbox-lock'
 import { retryDelay } from './outbox-definitions'
@@ -494,4 +495,71 @@ test.each([
 
   expect(sent).toStrictEqual([inquiryItem({ ...ADA, sealed })])
   expect(result).toMatchObject({ skipped: false, counts: { pending: 0, needsAttention: 0 } })
+})
+
+test('records of every version flush: an inquiry queued before conversations (v1), one with its mailbox hash, and a thread message with its token', async () => {
+  const hash = `\\x${'ab'.repeat(32)}`
+  const token = 'cd'.repeat(32)
+  const message = {
+    id: '4f0a1b2c-3d4e-4f50-8a6b-7c8d9e0f1a2b',
+    mailbox_token: token,
+    sealed: fakeArmor('bXNn'),
+  }
+  await store.enqueue(inquiryItem(ADA), T0)
+  await store.enqueue(inquiryItem({ ...BOB, mailbox_hash: hash }), T0 + 1)
+  await store.enqueue({ kind: 'message', message }, T0 + 2)
+  expect(await rawRecords()).toMatchObject([
+    { v: 1, id: ADA.id },
+    { v: 2, kind: 'inquiry', id: BOB.id, mailbox_hash: hash },
+    { v: 2, kind: 'message', id: message.id, mailbox_token: token },
+  ])
+  // An old record has no mailbox hash, and gets none: it is sent as it was queued.
+  expect(Object.keys((await rawRecords())[0] as object)).not.toContain('mailbox_hash')
+
+  const { send, sent } = scriptedSend({
+    [ADA.id]: [DELIVERED],
+    [BOB.id]: [DELIVERED],
+    [message.id]: [DELIVERED],
+  })
+  clock = T0 + 10
+  const result = await flushOutbox(deps(send))
+
+  expect(sent).toStrictEqual([
+    inquiryItem(ADA),
+    inquiryItem({ ...BOB, mailbox_hash: hash }),
+    { kind: 'message', message },
+  ])
+  expect(result.delivered).toHaveLength(3)
+  // Delivered: the token leaves the device with the message.
+  expect(await rawRecords()).toStrictEqual([])
+})
+
+test('a thread message refused as closed waits for the visitor with its sentence; a damaged token is never sent', async () => {
+  const message = {
+    id: '5a1b2c3d-4e5f-4061-8b7c-8d9e0f1a2b3c',
+    mailbox_token: 'ef'.repeat(32),
+    sealed: fakeArmor('bXNn'),
+  }
+  await store.enqueue({ kind: 'message', message }, T0)
+  await putRaw({
+    v: 2,
+    kind: 'message',
+    id: CY.id,
+    mailbox_token: 'not a token',
+    sealed: fakeArmor('Y3k'),
+    queued_at: new Date(T0).toISOString(),
+    attempts: 0,
+    next_attempt_at: T0,
+    state: 'pending',
+    last_error: null,
+  })
+  const { send, sentIds } = scriptedSend({
+    [message.id]: [{ kind: 'refused', reason: 'threadClosed', detail: 'HTTP 409 thread_closed' }],
+  })
+  const result = await flushOutbox(deps(send))
+  expect(sentIds()).toStrictEqual([message.id])
+  expect(result.refused.map(({ message: sentence }) => sentence).sort()).toStrictEqual(
+    [failureMessages.damaged, threadFailureMessages.threadClosed].sort(),
+  )
+  expect(result.counts).toStrictEqual({ pending: 0, needsAttention: 2 })
 })
