@@ -87,7 +87,7 @@ export const siteRoutes = [
     inHeader: false,
     listed: false,
     title: `Replies | ${brand}`,
-    description: 'Read our sealed replies with your receipt, and write back.',
+    description: 'Read our sealed replies with your receipt.',
   },
 ] as const satisfies readonly RouteEntry[]
 

@@ -169,6 +169,11 @@ const contentChecks: Record<
     )
     await expect(formSection).toContainText(contactPage.formCard.description)
     await expect(formSection).toContainText(contactPage.formNote)
+    // A reply can also come sealed, on /replies.
+    await expect(formSection).toContainText(contactPage.repliesNote.text)
+    await expect(
+      formSection.getByRole('link', { name: contactPage.repliesNote.linkLabel, exact: true }),
+    ).toHaveAttribute('href', '/replies')
 
     const name = formSection.getByRole('textbox', { name: formCopy.name.label, exact: true })
     const contact = formSection.getByRole('textbox', { name: formCopy.contact.label, exact: true })
