@@ -1,11 +1,11 @@
 import { siteEnv } from '../lib/env'
-import { absoluteUrl, notFoundRoute, routeForPath } from '../config/routes'
+import { absoluteUrl, isListed, notFoundRoute, routeForPath } from '../config/routes'
 
 /** What the <head> says about one address: written into the prerendered HTML, kept in sync on navigation. */
 export type DocumentHead = {
   title: string
   description: string
-  /** Absolute canonical address; null for the 404 page, which must not be indexed. */
+  /** Absolute canonical address; null for the 404 page and unlisted routes, which must not be indexed. */
   canonical: string | null
 }
 
@@ -13,7 +13,11 @@ export function headFor(pathname: string): DocumentHead {
   const route = routeForPath(pathname)
   if (!route)
     return { title: notFoundRoute.title, description: notFoundRoute.description, canonical: null }
-  return { title: route.title, description: route.description, canonical: absoluteUrl(route.path) }
+  return {
+    title: route.title,
+    description: route.description,
+    canonical: isListed(route) ? absoluteUrl(route.path) : null,
+  }
 }
 
 export type MetaTag = { attribute: 'name' | 'property'; key: string; content: string | null }

@@ -3,7 +3,7 @@ import { renderToString } from 'react-dom/server'
 import { StaticRouter } from 'react-router-dom'
 import { headFor, renderHeadTags } from './document-head'
 import { AppRoutes, pageSourceFiles, preloadPage } from './router'
-import { absoluteUrl, siteRoutes } from '../config/routes'
+import { absoluteUrl, listedRoutes, siteRoutes } from '../config/routes'
 
 /**
  * Entry of the server build, used only at build time by `src/build/prerender-plugin.ts`: it renders
@@ -42,7 +42,7 @@ export async function renderPage(path: string): Promise<{ appHtml: string; headH
 }
 
 export function renderSitemap(): string {
-  const urls = siteRoutes
+  const urls = listedRoutes
     .map((route) => `  <url><loc>${absoluteUrl(route.path)}</loc></url>`)
     .join('\n')
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { absoluteUrl, notFoundRoute, siteRoutes } from '../config/routes'
+import { absoluteUrl, listedRoutes, notFoundRoute, routeById } from '../config/routes'
 import { siteEnv } from '../lib/env'
 import { headFor, renderHeadTags } from './document-head'
 import { prerenderTargets, renderRobots, renderSitemap } from './entry-prerender'
@@ -22,6 +22,7 @@ describe('router and prerender', () => {
       'about.html',
       'contact.html',
       'privacy.html',
+      'replies.html',
       '404.html',
     ])
     expect(
@@ -41,17 +42,24 @@ describe('router and prerender', () => {
     expect(renderHeadTags(missing)).not.toContain('canonical')
   })
 
+  it('marks /replies noindex, with no canonical address', () => {
+    const head = renderHeadTags(headFor('/replies'))
+    expect(head).toContain('<meta name="robots" content="noindex" />')
+    expect(head).not.toContain('canonical')
+  })
+
   it('escapes text in head tags', () => {
     const html = renderHeadTags({ title: 'A & B <C>', description: '"quoted"', canonical: null })
     expect(html).toContain('<title>A &amp; B &lt;C&gt;</title>')
     expect(html).toContain('content="&quot;quoted&quot;"')
   })
 
-  it('builds a sitemap of every route and a robots.txt pointing to it', () => {
+  it('builds a sitemap of every listed route (not /replies) and a robots.txt pointing to it', () => {
     const sitemap = renderSitemap()
-    for (const route of siteRoutes)
+    for (const route of listedRoutes)
       expect(sitemap).toContain(`<loc>${absoluteUrl(route.path)}</loc>`)
-    expect(sitemap.match(/<url>/g)).toHaveLength(siteRoutes.length)
+    expect(sitemap.match(/<url>/g)).toHaveLength(listedRoutes.length)
+    expect(sitemap).not.toContain(absoluteUrl(routeById('replies').path))
     expect(renderRobots()).toContain(`Sitemap: ${siteEnv.siteUrl}/sitemap.xml`)
   })
 })

@@ -18,6 +18,7 @@ const pageLoaders: Record<PageId, PageLoader> = {
   about: () => import('../pages/about').then((page) => page.AboutPage),
   contact: () => import('../pages/contact').then((page) => page.ContactPage),
   privacy: () => import('../pages/privacy').then((page) => page.PrivacyPage),
+  replies: () => import('../pages/replies').then((page) => page.RepliesPage),
   'not-found': () => import('../pages/not-found').then((page) => page.NotFoundPage),
 }
 

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react'
 import { Link } from 'react-router-dom'
 import { appUpdateCopy } from '../content/app-update'
-import { siteRoutes } from '../config/routes'
+import { listedRoutes } from '../config/routes'
 import { footerContent } from '../content/footer'
 import { site } from '../content/site'
 import type { LinkTarget } from '../content/types'
@@ -49,7 +49,7 @@ export function SiteFooter() {
             {footerContent.navigationHeading}
           </h2>
           <ul className="mt-3 text-sm">
-            {siteRoutes.map((route) => (
+            {listedRoutes.map((route) => (
               <li key={route.id}>
                 <Link to={route.path} className={footerLink}>
                   {route.navLabel}

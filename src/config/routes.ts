@@ -14,8 +14,13 @@ type RouteEntry = {
   path: `/${string}`
   /** Label in the navigation (spec §2, shared frame). */
   navLabel: string
-  /** Where the route is listed: the header holds the spec's five items, the footer every route. */
+  /** Where the route is listed: the header holds the spec's five items, the footer every listed route. */
   inHeader: boolean
+  /**
+   * `false`: a page for visitors sent there (/replies, from the contact form): `noindex`, no
+   * canonical link, in neither the sitemap nor the footer. Every other route is listed.
+   */
+  listed?: false
   /** Full document title. */
   title: string
   description: string
@@ -74,14 +79,32 @@ export const siteRoutes = [
     description:
       'What our Secure Contact form encrypts in your browser, what it cannot hide, how long we keep an inquiry, and how to reach us leaving less trace.',
   },
+  {
+    // Where a visitor with a receipt reads the sealed replies; linked from the contact page.
+    id: 'replies',
+    path: '/replies',
+    navLabel: 'Replies',
+    inHeader: false,
+    listed: false,
+    title: `Replies | ${brand}`,
+    description: 'Read our sealed replies with your receipt.',
+  },
 ] as const satisfies readonly RouteEntry[]
 
 export type SiteRoute = (typeof siteRoutes)[number]
 export type RouteId = SiteRoute['id']
 export type RoutePath = SiteRoute['path']
 
-/** The routes of the header navigation (the footer lists every route). */
+/** The routes of the header navigation. */
 export const headerRoutes = siteRoutes.filter((route) => route.inHeader)
+
+/** The routes the footer and the sitemap list, and search engines may index. */
+export const listedRoutes = siteRoutes.filter((route) => isListed(route))
+
+/** Whether a route is in the sitemap and the footer, and may be indexed. */
+export function isListed(route: SiteRoute): boolean {
+  return !('listed' in route)
+}
 
 export const notFoundRoute = {
   title: `Page not found | ${brand}`,

@@ -46,3 +46,9 @@ export const responseTime = {
 
 export const formNote =
   'This form uses end-to-end encryption, and submissions are purged after project completion.'
+
+/** Under the form: a reply can also come sealed, on /replies, with the receipt Send gives. */
+export const repliesNote = {
+  text: 'A reply can also come here, sealed: after you send, you get a receipt that opens our answers and lets you write back.',
+  linkLabel: 'Read a sealed reply',
+} as const satisfies { text: string; linkLabel: string }

@@ -51,6 +51,21 @@ export const privacySections = [
     ],
   },
   {
+    id: 'replies',
+    heading: 'Replies, and your receipt',
+    paragraphs: [
+      "When you send an inquiry, your browser makes a receipt: twelve words from a published list, never chosen by you and never sent anywhere. From it, your browser derives a key that opens our replies, and a mailbox number our database knows only by its hash. Our replies on the replies page are sealed to that key and to ours, in your browser and in our team's; so are the messages you write back.",
+    ],
+    points: [
+      'Whoever holds the receipt reads and writes the conversation. It is shown once; it stays on your device only if you tick "Keep it on this device".',
+      'Lost means lost: nobody, us included, can recover it or open the replies without it.',
+      'No forward secrecy: a receipt found later opens every message of the conversation, past and future.',
+      'Replies we send by Telegram, WhatsApp or email are outside the seal.',
+      "The site's code is trusted, as it is for the form: altered code could read the receipt as you type it.",
+      'Our database sees that a conversation exists, when messages arrive and roughly how long they are, never what they say.',
+    ],
+  },
+  {
     id: 'retention',
     heading: 'How long we keep it',
     paragraphs: [

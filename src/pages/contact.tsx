@@ -1,3 +1,4 @@
+import { Link } from 'react-router-dom'
 import { SmartLink } from '../components/action-link'
 import { Icon } from '../components/icon'
 import {
@@ -5,6 +6,7 @@ import {
   directContact,
   formCard,
   formNote,
+  repliesNote,
   responseTime,
   securityMeasures,
 } from '../content/contact-page'
@@ -39,6 +41,18 @@ export function ContactPage() {
           <p className="mt-6 flex items-start gap-2 text-sm text-muted">
             <Icon name="shield" className="mt-0.5 size-4 shrink-0 text-mint" />
             {formNote}
+          </p>
+          <p className="mt-3 flex items-start gap-2 text-sm text-muted">
+            <Icon name="lock" className="mt-0.5 size-4 shrink-0 text-mint" />
+            <span>
+              {repliesNote.text}{' '}
+              <Link
+                to={routeById('replies').path}
+                className="font-semibold text-mint underline underline-offset-4"
+              >
+                {repliesNote.linkLabel}
+              </Link>
+            </span>
           </p>
           <KeyFingerprint />
         </section>

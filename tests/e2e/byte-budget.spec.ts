@@ -41,6 +41,18 @@ for (const route of siteRoutes) {
   })
 }
 
+// /replies is a content page by its budget: its first screen is the receipt's field and "Open".
+// The crypto (BIP39, HKDF, age), the thread's code and the Supabase client come only after "Open".
+test('/replies loads none of the crypto, the thread code or the Supabase client before "Open"', async ({
+  page,
+  baseURL,
+}) => {
+  const weights = await weighPage(page, `${baseURL}/replies`, E2E_DIST)
+  expect(weights.map((weight) => weight.path).join(' ')).not.toMatch(
+    /open-conversation|seal-submission|load-sealer|thread-message|sealed-document|conversation-view|send-to-supabase|supabase|zod/,
+  )
+})
+
 test(`the toaster, loaded with the first notification, is at most ${TOASTER_BUDGET / 1024} KB gzip`, async ({
   page,
   baseURL,

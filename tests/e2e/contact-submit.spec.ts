@@ -35,8 +35,10 @@ test('a filled form is sealed in the browser, stored as one row of ciphertext, a
   // On the wire: exactly the sealed row, an age armor, and nothing the visitor typed.
   expect(inserts).toHaveLength(1)
   const [sent] = inserts
-  expect(Object.keys(sent ?? {}).sort()).toEqual(['id', 'key_id', 'sealed'])
+  expect(Object.keys(sent ?? {}).sort()).toEqual(['id', 'key_id', 'mailbox_hash', 'sealed'])
   expect(sent?.sealed).toMatch(AGE_ARMOR)
+  // The mailbox token's SHA-256 as PostgREST takes a bytea; the receipt itself never leaves.
+  expect(sent?.mailbox_hash).toMatch(/^\\x[0-9a-f]{64}$/)
   expect(bodies.length).toBeGreaterThan(0)
   for (const body of bodies) {
     expect(body).toContain('-----BEGIN AGE ENCRYPTED FILE-----')
@@ -56,7 +58,8 @@ test('a filled form is sealed in the browser, stored as one row of ciphertext, a
   })
   const userAgent = await page.evaluate(() => navigator.userAgent)
   expect(await openSealed(row!.sealed!)).toMatchObject({
-    v: 1,
+    v: 2,
+    reply_to: expect.stringMatching(/^age1[0-9a-z]{58}$/),
     id: sent?.id,
     ...values,
     user_agent: userAgent,

@@ -1,4 +1,11 @@
-import { absoluteUrl, notFoundRoute, routeById, siteRoutes } from '../../src/config/routes'
+import {
+  absoluteUrl,
+  isListed,
+  listedRoutes,
+  notFoundRoute,
+  routeById,
+  siteRoutes,
+} from '../../src/config/routes'
 import { siteEnv } from '../../src/lib/env'
 import {
   DESKTOP,
@@ -26,14 +33,16 @@ const asBrowser = { headers: { Accept: 'text/html,application/xhtml+xml' } }
 function expectedHead(path: string): HeadSummary {
   const route = siteRoutes.find((candidate) => candidate.path === path)
   if (!route) throw new Error(`No route at ${path}`)
+  // An unlisted route (/replies) is for visitors sent there: noindex, and no canonical address.
+  const canonical = isListed(route) ? [absoluteUrl(route.path)] : []
   return {
     title: route.title,
     description: [route.description],
-    canonical: [absoluteUrl(route.path)],
+    canonical,
     ogTitle: [route.title],
     ogDescription: [route.description],
-    ogUrl: [absoluteUrl(route.path)],
-    robots: [],
+    ogUrl: canonical,
+    robots: isListed(route) ? [] : ['noindex'],
     h1: [pageHeading[route.id]],
   }
 }
@@ -68,13 +77,14 @@ test('served 404 page answers 404, is marked noindex and has no canonical', asyn
   })
 })
 
-test('sitemap lists exactly the absolute address of every route', async ({ request }) => {
+test('sitemap lists exactly the absolute address of every listed route', async ({ request }) => {
   const response = await request.get('/sitemap.xml')
   expect(response.status()).toBe(200)
   const xml = await response.text()
   expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')
   const locations = [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1])
-  expect(locations).toEqual(siteRoutes.map((route) => absoluteUrl(route.path)))
+  expect(locations).toEqual(listedRoutes.map((route) => absoluteUrl(route.path)))
+  expect(locations).not.toContain(absoluteUrl(routeById('replies').path))
 })
 
 test('robots.txt allows crawling and points to the sitemap', async ({ request }) => {

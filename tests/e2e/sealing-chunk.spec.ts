@@ -14,8 +14,12 @@ import { expect, test } from '../support/strict-page'
  */
 
 const DIST = fileURLToPath(new URL(`../../${E2E_BUILD_DIR}`, import.meta.url))
-/** Measured 48.9 KB gzip with age-encryption 0.3.1; the issue's estimate was about 51 KB. */
-const SEALER_GZIP_BUDGET = 55 * 1024
+/**
+ * Measured 48.9 KB gzip with age-encryption 0.3.1 (the issue's estimate was about 51 KB); 57.7 KB
+ * once it also makes the visitor's receipt (issue 24: BIP39's English word list, HKDF), which must
+ * happen here, in the code loaded when the form is touched, not in any page's.
+ */
+const SEALER_GZIP_BUDGET = 60 * 1024
 
 async function sealerFile(): Promise<string> {
   const files = (await readdir(join(DIST, 'assets'))).filter((file) =>

@@ -11,7 +11,7 @@ import {
   agencyKey,
   messagesOf,
   storeInquiry,
-} from '../support/conversation'
+} from '../support/staff-conversation'
 import { coveredControls } from '../support/fixed-layers'
 import {
   cacheStorageContents,

@@ -1,153 +1,154 @@
 import { execFile } from 'node:child_process'
-import { randomBytes, randomUUID } from 'node:crypto'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { randomUUID } from 'node:crypto'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
+import type { Page } from '@playwright/test'
 import { armor, Encrypter, identityToRecipient } from 'age-encryption'
 import pg from 'pg'
-import {
-  deriveReceiptKeys,
-  generateReceipt,
-  type ReceiptKeys,
-} from '../../src/shared/conversation/receipt'
+import { panelCopy } from '../../src/features/contact/inquiry-panel-copy'
+import { deriveReceiptKeys, readReceipt, type Receipt } from '../../src/shared/conversation/receipt'
 import { buildThreadMessage, padThreadMessage } from '../../src/shared/conversation/thread-message'
-import { buildDocument, padDocument, padJson } from '../../src/shared/submission/sealed-document'
-import { keySetId } from '../../src/shared/submission/sealed-row'
-import { DEMO_JWT_SECRET, signApiKeys } from '../../supabase/local/gateway'
-import { E2E_API_URL, E2E_DB_URL } from './ports'
-import { devIdentity } from './staff-inbox'
+import { openSealed } from './contact-form'
+import { E2E_DB_URL } from './ports'
+import { HARNESS_CONSOLE_NOTES } from './strict-page'
 
 /**
- * The visitor's side of a sealed conversation, made in the test with the contract's own modules
- * (src/shared/conversation, src/shared/submission), for browser tests of the inbox: an inquiry
- * sealed as the site seals one (to the agency's development key and the receipt's recipient) and
- * stored, and a visitor's message added through `add_to_thread` as the replies page would.
+ * The conversation as the browser tests need it: what the panel shows, a reply inserted the way
+ * the inbox does it, the thread's rows, and stock `age` opening them with either identity.
  */
 
-const filler = (length: number) => randomBytes(length).toString('base64url').slice(0, length)
+const E2E_DEV_IDENTITY = resolve('node_modules/.cache/e2e-backend/dev-identity.txt')
 
-/** The development identity's secret and recipient (the agency's key in the e2e run). */
-export async function agencyKey(): Promise<{ identity: string; recipient: string }> {
-  const identity = (await devIdentity()).trim().split('\n').at(-1) ?? ''
-  return { identity, recipient: await identityToRecipient(identity) }
+/** The panel after Send, and what it shows: the reference and the receipt (read as a visitor would). */
+export async function readPanel(page: Page): Promise<{ reference: string; receipt: string }> {
+  const panel = page.getByRole('region', { name: panelCopy.heading })
+  const text = await panel.innerText()
+  const reference = /\b([0-9a-f]{8})\b/.exec(text)?.[1]
+  // The words are shown as one block, marked not to be translated (they are not English prose).
+  const receipt = (await panel.locator('[translate="no"]').innerText()).trim()
+  if (!reference || receipt.split(' ').length !== 12)
+    throw new Error('the panel shows no reference or no receipt')
+  return { reference, receipt }
 }
 
-async function seal(plaintext: string, recipients: string[]): Promise<string> {
-  const encrypter = new Encrypter()
-  for (const recipient of recipients) encrypter.addRecipient(recipient)
-  return armor.encode(await encrypter.encrypt(plaintext))
-}
-
-async function sql<Row extends pg.QueryResultRow>(text: string, params: unknown[]): Promise<Row[]> {
+async function withDatabase<T>(use: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: E2E_DB_URL })
   await client.connect()
   try {
-    return (await client.query<Row>(text, params)).rows
+    return await use(client)
   } finally {
     await client.end()
   }
 }
 
-export type Fields = { name: string; contact: string; message: string }
-
-export type StoredInquiry = { id: string; reference: string; receipt: ReceiptKeys | null }
-
-/**
- * An inquiry stored as the site stores one. Version 2 (the default): a receipt is made, its
- * recipient goes inside the document as `reply_to`, the document is sealed to the agency's key and
- * to it, and the row carries the mailbox hash. Version 1: as before sealed replies, no thread.
- */
-export async function storeInquiry(fields: Fields, version: 1 | 2 = 2): Promise<StoredInquiry> {
-  const agency = await agencyKey()
-  const id = randomUUID()
-  const base = { ...fields, project_type: null, budget: null }
-  const context = { id, now: Date.now(), userAgent: 'e2e' }
-  let sealed: string
-  let receipt: ReceiptKeys | null = null
-  if (version === 2) {
-    receipt = await deriveReceiptKeys(generateReceipt())
-    const document = buildDocument(base, { ...context, replyTo: receipt.recipient })
-    sealed = await seal(padDocument(document, filler), [agency.recipient, receipt.recipient])
-  } else {
-    const { reply_to: _none, ...document } = buildDocument(base, { ...context, replyTo: '' })
-    sealed = await seal(padJson({ v: 1, ...document }, filler), [agency.recipient])
-  }
-  await sql(
-    `insert into public.contact_submissions (id, key_id, sealed, mailbox_hash)
-     values ($1, $2, $3, decode($4, 'hex'))`,
-    [id, await keySetId([agency.recipient]), sealed, receipt?.mailboxHash ?? null],
-  )
-  return { id, reference: id.slice(0, 8), receipt }
+/** The development identity's recipient: the agency's key in the e2e build. */
+async function agencyRecipient(): Promise<string> {
+  const identity = (await readFile(E2E_DEV_IDENTITY, 'utf8'))
+    .split('\n')
+    .find((line) => line.startsWith('AGE-SECRET-KEY-'))
+  if (!identity) throw new Error('no development identity')
+  return identityToRecipient(identity.trim())
 }
 
 /**
- * A visitor's message, sealed to the agency's key and the receipt's own recipient and added with
- * the receipt's mailbox token through `add_to_thread`, as the anonymous replies page does.
+ * A staff reply as the inbox stores it: a thread message from 'agency', sealed with age to the
+ * `reply_to` inside the inquiry (opened with the development identity) and to the agency's key,
+ * inserted into contact_messages by the database's owner (as the service role would), naming its
+ * author. Returns the message's id.
  */
-export async function addVisitorMessage(inquiry: StoredInquiry, body: string): Promise<string> {
-  if (!inquiry.receipt) throw new Error('a version 1 inquiry has no thread')
-  const agency = await agencyKey()
+export async function insertAgencyReply(inquiryId: string, body: string): Promise<string> {
+  const inquiry = await withDatabase(async (client) => {
+    const { rows } = await client.query<{ sealed: string }>(
+      'select sealed from public.contact_submissions where id = $1',
+      [inquiryId],
+    )
+    return rows[0]
+  })
+  if (!inquiry) throw new Error(`no inquiry ${inquiryId}`)
+  const document = await openSealed(inquiry.sealed)
+  const replyTo = document.reply_to
+  if (typeof replyTo !== 'string') throw new Error('the inquiry has no reply_to')
   const id = randomUUID()
-  const message = buildThreadMessage(body, {
-    id,
-    inquiryId: inquiry.id,
-    from: 'visitor',
-    now: Date.now(),
-  })
-  const sealed = await seal(padThreadMessage(message, filler), [
-    agency.recipient,
-    inquiry.receipt.recipient,
-  ])
-  const { anonKey } = await signApiKeys(DEMO_JWT_SECRET)
-  const answer = await fetch(`${E2E_API_URL}/rest/v1/rpc/add_to_thread`, {
-    method: 'POST',
-    headers: {
-      apikey: anonKey,
-      authorization: `Bearer ${anonKey}`,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({
-      mailbox_token: inquiry.receipt.mailboxToken,
-      message_id: id,
-      sealed,
-    }),
-  })
-  if (!answer.ok) throw new Error(`add_to_thread answered ${answer.status}: ${await answer.text()}`)
+  const message = buildThreadMessage(body, { id, inquiryId, from: 'agency', now: Date.now() })
+  const encrypter = new Encrypter()
+  encrypter.addRecipient(replyTo)
+  encrypter.addRecipient(await agencyRecipient())
+  const plaintext = padThreadMessage(message, (length) => 'A'.repeat(length))
+  const sealed = armor.encode(await encrypter.encrypt(plaintext))
+  await withDatabase((client) =>
+    client.query(
+      `insert into public.contact_messages (id, submission_id, direction, sealed, author_email)
+       values ($1, $2, 'agency', $3, 'staff@example.com')`,
+      [id, inquiryId, sealed],
+    ),
+  )
   return id
 }
 
-export type MessageRow = {
-  id: string
-  submission_id: string
-  direction: 'visitor' | 'agency'
-  sealed: string
-  author_email: string | null
-  created_at: Date
+export type ThreadRow = { id: string; direction: string; sealed: string; created_at: Date }
+
+/** The thread's messages after the inquiry, oldest first, as stored. */
+export function threadMessages(inquiryId: string): Promise<ThreadRow[]> {
+  return withDatabase(
+    async (client) =>
+      (
+        await client.query<ThreadRow>(
+          `select id, direction, sealed, created_at from public.contact_messages
+            where submission_id = $1 order by created_at`,
+          [inquiryId],
+        )
+      ).rows,
+  )
 }
 
-/** An inquiry's stored thread after the inquiry itself, oldest first. */
-export const messagesOf = (submissionId: string) =>
-  sql<MessageRow>(
-    'select * from public.contact_messages where submission_id = $1 order by created_at, id',
-    [submissionId],
-  )
+/** The inquiry's mailbox hash as stored (hex), or null. */
+export async function mailboxHashOf(inquiryId: string): Promise<string | null> {
+  return withDatabase(async (client) => {
+    const { rows } = await client.query<{ hash: string | null }>(
+      `select encode(mailbox_hash, 'hex') as hash from public.contact_submissions where id = $1`,
+      [inquiryId],
+    )
+    return rows[0]?.hash ?? null
+  })
+}
 
 /**
- * Decrypts with the stock `age` command and one identity, as a person would with
- * `age -d -i key.txt`: the identity sits in a file of its own for the call, then is removed.
+ * The keys a receipt stands for (a test may use what only the visitor's browser holds): the
+ * identity, written to a file for stock `age`, and the mailbox hash.
  */
-export async function ageDecrypt(sealed: string, identity: string): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), 'age-identity-'))
-  const file = join(folder, 'key.txt')
-  try {
-    await writeFile(file, `${identity}\n`, { mode: 0o600 })
-    const child = promisify(execFile)('age', ['--decrypt', '--identity', file], {
-      encoding: 'utf8',
-    })
-    child.child.stdin?.end(sealed)
-    return (await child).stdout
-  } finally {
-    await rm(folder, { recursive: true, force: true })
-  }
+export async function receiptKeys(text: string) {
+  const receipt = readReceipt(text)
+  if (receipt === 'length' || receipt === 'unknown-word' || receipt === 'checksum')
+    throw new Error(`not a receipt (${receipt})`)
+  const keys = await deriveReceiptKeys(receipt as Receipt)
+  const identityFile = join(await mkdtemp(join(tmpdir(), 'receipt-')), 'identity.txt')
+  await writeFile(identityFile, `${keys.identity}\n`, { mode: 0o600 })
+  return { ...keys, identityFile }
+}
+
+/** Decrypts an armored age file with the stock `age` command and an identity file. */
+export async function ageDecrypt(sealed: string, identityFile = E2E_DEV_IDENTITY): Promise<string> {
+  const child = promisify(execFile)('age', ['--decrypt', '--identity', identityFile], {
+    encoding: 'utf8',
+  })
+  child.child.stdin?.end(sealed)
+  return (await child).stdout
+}
+
+/**
+ * A page opened in a browser context of its own (no storage, no service worker, nothing of the
+ * visitor's first visit), held to the same rules as the harness's page: its console errors,
+ * uncaught exceptions and Content-Security-Policy violations are collected for the test to check.
+ */
+export function watchFreshPage(page: Page): string[] {
+  const problems: string[] = []
+  page.on('console', (message) => {
+    const line = `${message.type()}: ${message.text()}`
+    if (HARNESS_CONSOLE_NOTES.includes(line)) return
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(line)
+  })
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`))
+  return problems
 }

@@ -19,10 +19,12 @@ import {
   privacyKey,
   privacySections,
 } from '../../src/content/privacy'
+import { repliesIntro } from '../../src/content/replies-page'
 import { services, servicesCallToAction, servicesIntro } from '../../src/content/services'
 import { site } from '../../src/content/site'
 import type { Action, CallToAction, Stat } from '../../src/content/types'
 import { formCopy } from '../../src/features/contact/contact-copy'
+import { repliesCopy } from '../../src/features/contact/replies/replies-copy'
 import { BUDGET_OPTIONS, PROJECT_TYPE_LABELS } from '../../src/shared/submission/fields'
 import { siteEnv } from '../../src/lib/env'
 import {
@@ -150,6 +152,16 @@ const contentChecks: Record<
     await expectCallToAction(page, about.aboutCallToAction)
   },
 
+  replies: async (_page, main, scripting) => {
+    await expect(main).toContainText(repliesIntro.lead)
+    const receipt = main.getByRole('textbox', { name: repliesCopy.receiptLabel, exact: true })
+    const open = main.getByRole('button', { name: repliesCopy.open, exact: true })
+    for (const control of [receipt, open]) {
+      if (scripting === 'js') await expect(control).toBeEnabled()
+      else await expect(control).toBeDisabled()
+    }
+  },
+
   contact: async (page, main, scripting) => {
     await expect(main).toContainText(contactPage.contactIntro.blurb)
 
@@ -159,6 +171,11 @@ const contentChecks: Record<
     )
     await expect(formSection).toContainText(contactPage.formCard.description)
     await expect(formSection).toContainText(contactPage.formNote)
+    // A reply can also come sealed, on /replies.
+    await expect(formSection).toContainText(contactPage.repliesNote.text)
+    await expect(
+      formSection.getByRole('link', { name: contactPage.repliesNote.linkLabel, exact: true }),
+    ).toHaveAttribute('href', '/replies')
 
     const name = formSection.getByRole('textbox', { name: formCopy.name.label, exact: true })
     const contact = formSection.getByRole('textbox', { name: formCopy.contact.label, exact: true })

@@ -1,11 +1,18 @@
 import type { Page, Response } from '@playwright/test'
-import { headerRoutes, siteRoutes, type RouteId, type SiteRoute } from '../../src/config/routes'
+import {
+  headerRoutes,
+  listedRoutes,
+  siteRoutes,
+  type RouteId,
+  type SiteRoute,
+} from '../../src/config/routes'
 import { aboutIntro } from '../../src/content/about'
 import { caseStudiesIntro } from '../../src/content/case-studies'
 import { contactIntro } from '../../src/content/contact-page'
 import { homeHero } from '../../src/content/home'
 import { notFoundContent } from '../../src/content/not-found'
 import { privacyIntro } from '../../src/content/privacy'
+import { repliesIntro } from '../../src/content/replies-page'
 import { servicesIntro } from '../../src/content/services'
 import type { LinkTarget } from '../../src/content/types'
 import { siteEnv } from '../../src/lib/env'
@@ -35,6 +42,7 @@ export const pageHeading: Record<PageId, string> = {
   about: aboutIntro.heading,
   contact: contactIntro.heading,
   privacy: privacyIntro.heading,
+  replies: repliesIntro.heading,
   'not-found': notFoundContent.heading,
 }
 
@@ -124,8 +132,8 @@ const linkTo = (route: SiteRoute) => ({
   target: { kind: 'page', to: route.path } as const,
 })
 
-/** Every route, as the footer links to them, in the route table's order. */
-export const routeLinks = siteRoutes.map(linkTo)
+/** Every listed route, as the footer links to them, in the route table's order. */
+export const routeLinks = listedRoutes.map(linkTo)
 
 /** The header's navigation items (the spec's five), in the route table's order. */
 export const headerLinks = headerRoutes.map(linkTo)

@@ -2,6 +2,7 @@
 // The optional dropdowns' "not chosen" state, from the visitor's side: whatever path leads back to
 // the empty choice, the sealed document says null (spec §5), never "" or a stale option.
 import { cleanup, render, screen, waitFor } from '@testing-library/react'
+import { MemoryRouter } from 'react-router-dom'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { resetToasts } from '../../components/toast/toast-store'
@@ -12,7 +13,12 @@ import { fakeDependencies } from './contact-test-fixtures'
 function renderForm() {
   const dependencies = fakeDependencies()
   const { seal } = dependencies
-  render(<ContactForm dependencies={dependencies} />)
+  // The panel shown after Send links to /replies: the form lives inside the site's router.
+  render(
+    <MemoryRouter>
+      <ContactForm dependencies={dependencies} />
+    </MemoryRouter>,
+  )
   const user = userEvent.setup()
   const projectType = screen.getByRole('combobox', { name: formCopy.projectType.label })
   const budget = screen.getByRole('combobox', { name: formCopy.budget.label })
@@ -23,7 +29,7 @@ function renderForm() {
     const before = seal.mock.calls.length
     await user.click(screen.getByRole('button', { name: formCopy.submit }))
     await waitFor(() => expect(seal.mock.calls.length).toBe(before + 1))
-    return seal.mock.calls.at(-1)![0]
+    return seal.mock.calls.at(-1)![0].fields
   }
   return { user, projectType, budget, send }
 }

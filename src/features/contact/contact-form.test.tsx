@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
+import { MemoryRouter } from 'react-router-dom'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { getToasts, resetToasts } from '../../components/toast/toast-store'
-import type { SealedRow } from '../../shared/database-types'
 import {
   BUDGET_OPTIONS,
   PROJECT_TYPE_OPTIONS,
@@ -11,12 +11,14 @@ import {
 } from '../../shared/submission/fields'
 import { failureMessages, formCopy, REQUIRED_FIELDS_MESSAGE, submitToasts } from './contact-copy'
 import { ContactForm, EMPTY_CONTACT_FORM } from './contact-form'
-import type { SubmissionDocument } from '../../shared/submission/sealed-document'
+import { panelCopy } from './inquiry-panel-copy'
 import type { SendOutcome } from './send-to-supabase'
-import { fakeDependencies, sealedFor } from './contact-test-fixtures'
+import { fakeDependencies, sealedInquiryFor, TEST_RECEIPT } from './contact-test-fixtures'
 import {
   STILL_SENDING_AFTER_MS,
   SUBMIT_DEADLINE_MS,
+  type InquiryDraft,
+  type SealedInquiry,
   type SubmitDependencies,
 } from './submit-contact'
 
@@ -28,7 +30,12 @@ function setup(overrides: Partial<SubmitDependencies> = {}) {
   const user = userEvent.setup({
     advanceTimers: (ms) => void (vi.isFakeTimers() && vi.advanceTimersByTime(ms)),
   })
-  render(<ContactForm dependencies={dependencies} />)
+  // The panel shown after Send links to /replies: the form lives inside the site's router.
+  render(
+    <MemoryRouter>
+      <ContactForm dependencies={dependencies} />
+    </MemoryRouter>,
+  )
   const fields = {
     name: screen.getByRole('textbox', { name: /Name \/ Alias/ }),
     contact: screen.getByRole('textbox', { name: /Primary Contact/ }),
@@ -47,7 +54,9 @@ function setup(overrides: Partial<SubmitDependencies> = {}) {
     await user.selectOptions(fields.project_type, 'community-building')
     await user.selectOptions(fields.budget, '25k-50k')
   }
-  const sealed = () => dependencies.seal.mock.calls.map(([document]) => document)
+  /** What the sealer was given for each press of Send: the draft (fields, id, time) and receipt. */
+  const sealed = () => dependencies.seal.mock.calls.map(([draft]) => draft)
+  const receipts = () => dependencies.seal.mock.calls.map(([, receipt]) => receipt)
   /** Presses Send and waits until the form says it is sending. */
   const submitAndWait = async () => {
     await submit()
@@ -76,6 +85,7 @@ function setup(overrides: Partial<SubmitDependencies> = {}) {
     fillRequired,
     fillAll,
     sealed,
+    receipts,
     expectEveryValueKept,
   }
 }
@@ -144,20 +154,27 @@ describe('ContactForm', () => {
     await submit()
     await waitFor(() => expect(toastTitles()).toEqual([submitToasts.sent.title]))
     expect(getToasts()[0]?.description).toBe(submitToasts.sent.description)
-    const [document] = sealed()
-    expect(document).toEqual({
+    const [draft] = sealed()
+    expect(draft).toEqual({
       id: expect.stringMatching(
         /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
       ),
-      name: 'Ada',
-      contact: '@ada_l',
-      project_type: 'community-building',
-      budget: '25k-50k',
-      message: 'Grow our Telegram to 50k.',
-      user_agent: navigator.userAgent,
-      submitted_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      fields: {
+        name: 'Ada',
+        contact: '@ada_l',
+        project_type: 'community-building',
+        budget: '25k-50k',
+        message: 'Grow our Telegram to 50k.',
+      },
+      userAgent: navigator.userAgent,
+      now: expect.any(Number),
     })
-    expect(dependencies.send).toHaveBeenCalledWith(sealedFor(document!), expect.any(AbortSignal))
+    // A new draft: the sealer makes its receipt.
+    expect(dependencies.seal.mock.calls[0]?.[1]).toBeNull()
+    expect(dependencies.send).toHaveBeenCalledWith(
+      sealedInquiryFor(draft!).row,
+      expect.any(AbortSignal),
+    )
     for (const field of Object.values(fields)) expect(field).toHaveProperty('value', '')
   })
 
@@ -166,7 +183,7 @@ describe('ContactForm', () => {
     await fillRequired()
     await submit()
     await waitFor(() => expect(sealed()).toHaveLength(1))
-    expect(sealed()[0]).toMatchObject({ project_type: null, budget: null })
+    expect(sealed()[0]?.fields).toMatchObject({ project_type: null, budget: null })
   })
 
   it('keeps "Encrypting & Sending..." on the disabled button and adds a still-sending line after a few seconds', async () => {
@@ -193,8 +210,10 @@ describe('ContactForm', () => {
   it('never says "already encrypted" before the message is sealed: the still-sending wait starts at the seal', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
     const seal = vi.fn(
-      (document: SubmissionDocument) =>
-        new Promise<SealedRow>((resolve) => setTimeout(() => resolve(sealedFor(document)), 3_000)),
+      (draft: InquiryDraft) =>
+        new Promise<SealedInquiry>((resolve) =>
+          setTimeout(() => resolve(sealedInquiryFor(draft)), 3_000),
+        ),
     )
     const { submitAndWait, fillRequired } = setup({
       seal,
@@ -215,8 +234,10 @@ describe('ContactForm', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
     let finishSeal: () => void = () => {}
     const seal = vi.fn(
-      (document: SubmissionDocument) =>
-        new Promise<SealedRow>((resolve) => (finishSeal = () => resolve(sealedFor(document)))),
+      (draft: InquiryDraft) =>
+        new Promise<SealedInquiry>(
+          (resolve) => (finishSeal = () => resolve(sealedInquiryFor(draft))),
+        ),
     )
     const { submitAndWait, fillRequired } = setup({
       seal,
@@ -237,7 +258,7 @@ describe('ContactForm', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const { dependencies, submitPastDeadline, fillAll, expectEveryValueKept } = setup({
-      seal: vi.fn(() => new Promise<SealedRow>(() => {})),
+      seal: vi.fn(() => new Promise<SealedInquiry>(() => {})),
     })
     await fillAll()
     await submitPastDeadline()
@@ -312,19 +333,22 @@ describe('ContactForm', () => {
     await waitFor(() => expect(toastTitles()).toEqual([submitToasts.queued.title]))
     expect(dependencies.send).not.toHaveBeenCalled()
     expect(dependencies.enqueue).toHaveBeenCalledWith(
-      expect.objectContaining({ key_id: '0123456789abcdef' }),
+      {
+        kind: 'inquiry',
+        row: expect.objectContaining({ key_id: '0123456789abcdef' }) as unknown,
+      },
       expect.any(AbortSignal),
     )
     expect(fields.message).toHaveProperty('value', '')
   })
 
-  it('seals a retried draft under the same id, and a new draft under a new one', async () => {
+  it('seals a retried draft under the same id and receipt, and a new draft under new ones', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const outcomes: SendOutcome[] = [
       { kind: 'server-error', reason: 'serverError', detail: 'HTTP 500' },
     ]
     const send = vi.fn(async (): Promise<SendOutcome> => outcomes.shift() ?? { kind: 'delivered' })
-    const { submit, fillRequired, sealed } = setup({ send })
+    const { submit, fillRequired, sealed, receipts } = setup({ send })
     await fillRequired()
     await submit()
     await waitFor(() => expect(toastTitles()).toContain(submitToasts.failed.title))
@@ -336,6 +360,31 @@ describe('ContactForm', () => {
     const ids = sealed().map((document) => document.id)
     expect(ids[0]).toBe(ids[1])
     expect(ids[2]).not.toBe(ids[0])
+    // The first try was sealed (and might have been stored): its retry keeps its receipt, so the
+    // receipt shown opens whichever row the database kept. A new draft gets a new one.
+    expect(receipts()).toEqual([null, TEST_RECEIPT, null])
+  })
+
+  it('shows the panel above the cleared form after Send, with the reference and the receipt, until "Send another message"', async () => {
+    const { submit, fillRequired, sealed, user, fields } = setup()
+    await fillRequired()
+    await submit()
+    const panel = await screen.findByRole('region', { name: panelCopy.heading })
+    expect(panel.textContent).toContain(sealed()[0]!.id.slice(0, 8))
+    expect(panel.textContent).toContain(TEST_RECEIPT)
+    expect(panel.textContent).toContain(panelCopy.status.sent)
+    expect(fields.message).toHaveProperty('value', '')
+    await user.click(screen.getByRole('button', { name: panelCopy.another }))
+    expect(screen.queryByRole('region', { name: panelCopy.heading })).toBeNull()
+    expect(document.activeElement).toBe(fields.name)
+  })
+
+  it('says the inquiry waits on this device when it was queued', async () => {
+    const { submit, fillRequired } = setup({ isOnline: () => false })
+    await fillRequired()
+    await submit()
+    const panel = await screen.findByRole('region', { name: panelCopy.heading })
+    expect(panel.textContent).toContain(panelCopy.status.waiting)
   })
 
   it('leaves no validation toast behind once the message is sent', async () => {

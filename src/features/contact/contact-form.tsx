@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useForm, type FieldErrors } from 'react-hook-form'
 import { FormField, inputClasses } from '../../components/form-field'
@@ -8,7 +8,7 @@ import { announceSubmit } from './announce-results'
 import { siteEnv } from '../../lib/env'
 import { useHydrated } from '../../lib/use-hydrated'
 import { formCopy, submitToasts } from './contact-copy'
-import { buildDocument } from '../../shared/submission/sealed-document'
+import type { Receipt } from '../../shared/conversation/receipt'
 import {
   BUDGET_OPTIONS,
   LIMITS,
@@ -17,12 +17,15 @@ import {
   type SubmissionFields,
   type SubmissionFieldsInput,
 } from '../../shared/submission/fields'
-import {
-  submitContact,
-  type SlowStep,
-  type SubmitDependencies,
-  type SubmitResult,
-} from './submit-contact'
+import type { SentInquiry, SlowStep, SubmitDependencies, SubmitResult } from './submit-contact'
+
+// The submit path loads as the visitor starts on the form, with the sealer, not with the page: a
+// visitor who only reads /contact does not download it.
+const loadSubmit = () => import('./submit-contact')
+
+// The panel shown after Send: loaded as the visitor starts on the form, never with the page.
+const loadPanel = () => import('./inquiry-panel')
+const InquiryPanel = lazy(() => loadPanel().then((module) => ({ default: module.InquiryPanel })))
 
 const resolver = zodResolver(submissionFieldsSchema)
 
@@ -89,6 +92,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
     register,
     handleSubmit,
     reset,
+    setFocus,
     formState: { errors, isSubmitting },
   } = useForm<SubmissionFieldsInput, unknown, SubmissionFields>({
     defaultValues: EMPTY_CONTACT_FORM,
@@ -99,6 +103,10 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   // One id per draft: pressing Send again after a failure reuses it, so if the first attempt did
   // reach the database after all, the second answers 409 ("already received"), not a second row.
   const draftId = useRef<string | null>(null)
+  // The draft's receipt, once sealed: a retry keeps it with the id (a row the first try stored
+  // answers to it). In memory only.
+  const draftReceipt = useRef<Receipt | null>(null)
+  const [sent, setSent] = useState<{ inquiry: SentInquiry; queued: boolean } | null>(null)
   const preloaded = useRef(false)
   const validationToast = useRef<number | null>(null)
   const submitButton = useRef<HTMLButtonElement>(null)
@@ -107,21 +115,26 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   const onValid = async (fields: SubmissionFields) => {
     if (validationToast.current !== null) dismissToast(validationToast.current)
     draftId.current ??= crypto.randomUUID()
-    const submission = buildDocument(fields, {
-      id: draftId.current,
-      now: Date.now(),
-      userAgent: navigator.userAgent,
-    })
+    const draft = { fields, id: draftId.current, now: Date.now(), userAgent: navigator.userAgent }
     let result: SubmitResult
     try {
-      result = await submitContact(submission, dependencies, { onSlow: setSlowStep })
+      const { submitContact } = await loadSubmit()
+      result = await submitContact(draft, draftReceipt.current, dependencies, {
+        onSealed: (receipt) => (draftReceipt.current = receipt),
+        onSlow: setSlowStep,
+      })
+    } catch (error) {
+      // The submit's code could not load (offline before the site was cached): nothing was sealed.
+      result = { kind: 'failed', message: submitToasts.notSealed, detail: error }
     } finally {
       setSlowStep(null)
     }
     announceSubmit(result, submitButton.current)
     if (result.kind === 'failed') return
     draftId.current = null
+    draftReceipt.current = null
     reset(EMPTY_CONTACT_FORM)
+    setSent({ inquiry: result.inquiry, queued: result.kind === 'queued' })
   }
 
   // The crypto chunk loads when the visitor starts on the form, never on content pages.
@@ -129,6 +142,8 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
     if (preloaded.current) return
     preloaded.current = true
     dependencies.preload()
+    loadSubmit().catch(() => undefined)
+    loadPanel().catch(() => undefined)
   }
 
   const onInvalid = (fieldErrors: FieldErrors<SubmissionFieldsInput>) => {
@@ -149,104 +164,119 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   const fieldId = (name: string) => `${idPrefix}-${name}`
 
   return (
-    <form
-      noValidate
-      onFocus={preload}
-      onInput={preload}
-      onSubmit={(event) => handleSubmit(onValid, onInvalid)(event)}
-    >
-      <noscript>
-        <div className="mb-5 rounded-xl border border-amber/50 bg-ink p-4 text-sm text-amber">
-          <p>{formCopy.noScript.lead}</p>
-          <ul className="mt-2 grid gap-1">
-            {noScriptChannels().map(({ href, label, sealed }) => (
-              <li key={href}>
-                <a href={href} className="underline underline-offset-4">
-                  {label}
-                </a>
-                : {sealed}
-              </li>
+    <>
+      {sent && (
+        <Suspense fallback={null}>
+          <InquiryPanel
+            key={sent.inquiry.id}
+            inquiry={sent.inquiry}
+            queued={sent.queued}
+            onAnother={() => {
+              setSent(null)
+              setFocus('name')
+            }}
+          />
+        </Suspense>
+      )}
+      <form
+        noValidate
+        onFocus={preload}
+        onInput={preload}
+        onSubmit={(event) => handleSubmit(onValid, onInvalid)(event)}
+      >
+        <noscript>
+          <div className="mb-5 rounded-xl border border-amber/50 bg-ink p-4 text-sm text-amber">
+            <p>{formCopy.noScript.lead}</p>
+            <ul className="mt-2 grid gap-1">
+              {noScriptChannels().map(({ href, label, sealed }) => (
+                <li key={href}>
+                  <a href={href} className="underline underline-offset-4">
+                    {label}
+                  </a>
+                  : {sealed}
+                </li>
+              ))}
+            </ul>
+          </div>
+        </noscript>
+        <fieldset disabled={!hydrated} className="grid gap-5">
+          <legend className="sr-only">Your project</legend>
+          <div className="grid gap-5 sm:grid-cols-2">
+            {textInputs.map(({ name, copy, attributes }) => (
+              <FormField
+                key={name}
+                id={fieldId(name)}
+                label={copy.label}
+                required
+                error={errors[name]?.message}
+              >
+                {(a11y) => (
+                  <input
+                    {...a11y}
+                    {...register(name)}
+                    type="text"
+                    required
+                    {...attributes}
+                    placeholder={copy.placeholder}
+                    maxLength={LIMITS[name]}
+                    className={inputClasses}
+                  />
+                )}
+              </FormField>
             ))}
-          </ul>
-        </div>
-      </noscript>
-      <fieldset disabled={!hydrated} className="grid gap-5">
-        <legend className="sr-only">Your project</legend>
-        <div className="grid gap-5 sm:grid-cols-2">
-          {textInputs.map(({ name, copy, attributes }) => (
-            <FormField
-              key={name}
-              id={fieldId(name)}
-              label={copy.label}
-              required
-              error={errors[name]?.message}
-            >
-              {(a11y) => (
-                <input
-                  {...a11y}
-                  {...register(name)}
-                  type="text"
-                  required
-                  {...attributes}
-                  placeholder={copy.placeholder}
-                  maxLength={LIMITS[name]}
-                  className={inputClasses}
-                />
-              )}
-            </FormField>
-          ))}
-        </div>
-        <div className="grid gap-5 sm:grid-cols-2">
-          {dropdowns.map(({ name, copy, options }) => (
-            <FormField
-              key={name}
-              id={fieldId(name)}
-              label={copy.label}
-              error={errors[name]?.message}
-            >
-              {(a11y) => (
-                <select {...a11y} {...register(name)} className={inputClasses}>
-                  <option value="">{copy.emptyOption}</option>
-                  {options.map((option) => (
-                    <option key={option.value} value={option.value}>
-                      {option.label}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </FormField>
-          ))}
-        </div>
-        <FormField
-          id={fieldId('message')}
-          label={formCopy.message.label}
-          required
-          error={errors.message?.message}
-        >
-          {(a11y) => (
-            <textarea
-              {...a11y}
-              {...register('message')}
-              required
-              rows={6}
-              placeholder={formCopy.message.placeholder}
-              maxLength={LIMITS.message}
-              className={`${inputClasses} min-h-[150px] resize-y`}
-            />
-          )}
-        </FormField>
-        <button
-          ref={submitButton}
-          type="submit"
-          disabled={isSubmitting}
-          className="inline-flex min-h-12 w-full items-center justify-center gap-2 rounded-full bg-mint px-6 py-3 font-semibold text-on-accent transition-colors hover:bg-mint-strong disabled:cursor-not-allowed disabled:opacity-70"
-        >
-          {isSubmitting ? formCopy.sending : formCopy.submit}
-        </button>
-        <p role="status" className="min-h-5 text-sm text-muted">
-          {isSubmitting && slowStep ? slowLines[slowStep] : ''}
-        </p>
-      </fieldset>
-    </form>
+          </div>
+          <div className="grid gap-5 sm:grid-cols-2">
+            {dropdowns.map(({ name, copy, options }) => (
+              <FormField
+                key={name}
+                id={fieldId(name)}
+                label={copy.label}
+                error={errors[name]?.message}
+              >
+                {(a11y) => (
+                  <select {...a11y} {...register(name)} className={inputClasses}>
+                    <option value="">{copy.emptyOption}</option>
+                    {options.map((option) => (
+                      <option key={option.value} value={option.value}>
+                        {option.label}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </FormField>
+            ))}
+          </div>
+          <FormField
+            id={fieldId('message')}
+            label={formCopy.message.label}
+            required
+            error={errors.message?.message}
+          >
+            {(a11y) => (
+              <textarea
+                {...a11y}
+                {...register('message')}
+                required
+                rows={6}
+                placeholder={formCopy.message.placeholder}
+                maxLength={LIMITS.message}
+                className={`${inputClasses} min-h-[150px] resize-y`}
+              />
+            )}
+          </FormField>
+          <button
+            ref={submitButton}
+            type="submit"
+            disabled={isSubmitting}
+            className="inline-flex min-h-12 w-full items-center justify-center gap-2 rounded-full bg-mint px-6 py-3 font-semibold text-on-accent transition-colors hover:bg-mint-strong disabled:cursor-not-allowed disabled:opacity-70"
+          >
+            {isSubmitting ? formCopy.sending : formCopy.submit}
+          </button>
+          <p role="status" className="min-h-5 text-sm text-muted">
+            {isSubmitting && slowStep ? slowLines[slowStep] : ''}
+          </p>
+        </fieldset>
+      </form>
+    </>
   )
 }

@@ -6,13 +6,16 @@
  */
 import { wrap, type IDBPDatabase } from 'idb'
 import { vi } from 'vitest'
+import type { Receipt } from '../../shared/conversation/receipt'
 import type { SealedRow } from '../../shared/database-types'
 import type { SubmissionDocument } from '../../shared/submission/sealed-document'
 import { NIGHT_OWL } from '../../shared/submission/submission-test-fixtures'
 import { OUTBOX_DB_NAME } from './outbox/outbox-definitions'
 import { OUTBOX_STORE } from './outbox/outbox-store'
-import type { SendOutcome, SendSealed } from './send-to-supabase'
-import type { SubmitDependencies } from './submit-contact'
+import type { OutboxFailureReason, SendQueued } from './outbox/outbox-flush'
+import type { OutboxItem } from './outbox/outbox-store'
+import type { SendOutcome } from './send-to-supabase'
+import type { InquiryDraft, SealedInquiry, SubmitDependencies } from './submit-contact'
 
 /** The tests' clock starts here (epoch ms). */
 export const T0 = Date.parse('2025-03-01T09:00:00.000Z')
@@ -30,6 +33,27 @@ export const DOCUMENT: SubmissionDocument = {
   reply_to: NIGHT_OWL.reply_to,
 }
 
+/** What the form hands the sealer for DOCUMENT's fields. */
+export const DRAFT: InquiryDraft = {
+  fields: {
+    name: DOCUMENT.name,
+    contact: DOCUMENT.contact,
+    project_type: DOCUMENT.project_type,
+    budget: DOCUMENT.budget,
+    message: DOCUMENT.message,
+  },
+  id: DOCUMENT.id,
+  now: Date.parse(DOCUMENT.submitted_at),
+  userAgent: DOCUMENT.user_agent,
+}
+
+/** BIP39's published test vector of 12 words: a valid receipt, known to everyone. */
+export const TEST_RECEIPT =
+  'legal winner thank year wave sausage worth useful legal winner thank yellow' as Receipt
+
+/** A mailbox hash as the row carries it (`\\x` + 64 hex). */
+export const MAILBOX_HASH = `\\x${'ab'.repeat(32)}`
+
 /** The armor's frame around `body`: the shape the outbox's record check accepts. */
 export const fakeArmor = (body: string) =>
   `-----BEGIN AGE ENCRYPTED FILE-----\n${body}\n-----END AGE ENCRYPTED FILE-----\n`
@@ -41,6 +65,12 @@ export const sealedFor = ({ id }: Pick<SubmissionDocument, 'id'>): SealedRow => 
   id,
   key_id: KEY_ID,
   sealed: fakeArmor('YWdl'),
+})
+
+/** What the sealer would return for `draft`: its row with a mailbox hash, and the receipt. */
+export const sealedInquiryFor = ({ id }: Pick<InquiryDraft, 'id'>): SealedInquiry => ({
+  row: { ...sealedFor({ id }), mailbox_hash: MAILBOX_HASH },
+  receipt: TEST_RECEIPT,
 })
 
 /** Three sealed rows, queued in this order where a test needs several. */
@@ -78,16 +108,23 @@ export const REFUSED = {
   detail: 'HTTP 409 23503: key_id not registered',
 } satisfies SendOutcome
 
+/** The id of what an outbox item sends. */
+export const itemId = (item: OutboxItem) =>
+  item.kind === 'inquiry' ? item.row.id : item.message.id
+
+/** A sealed row as the outbox queues it. */
+export const inquiryItem = (row: SealedRow): OutboxItem => ({ kind: 'inquiry', row })
+
 /** A send function answering from a script (one outcome per call, per id) that records its calls. */
-export function scriptedSend(script: Record<string, SendOutcome[]>) {
-  const sent: SealedRow[] = []
-  const send: SendSealed = async (row) => {
-    sent.push(row)
-    const outcome = script[row.id]?.shift()
-    if (!outcome) throw new Error(`unplanned send of ${row.id}`)
+export function scriptedSend(script: Record<string, SendOutcome<OutboxFailureReason>[]>) {
+  const sent: OutboxItem[] = []
+  const send: SendQueued = async (item) => {
+    sent.push(item)
+    const outcome = script[itemId(item)]?.shift()
+    if (!outcome) throw new Error(`unplanned send of ${itemId(item)}`)
     return outcome
   }
-  return { send, sent, sentIds: () => sent.map((row) => row.id) }
+  return { send, sent, sentIds: () => sent.map(itemId) }
 }
 
 /** The outbox's records as stored, past the store's own code: what is on disk, or damage to put there. */
@@ -112,7 +149,9 @@ export function rawOutbox(factory: IDBFactory) {
 export function fakeDependencies(overrides: Partial<SubmitDependencies> = {}) {
   return {
     preload: vi.fn<SubmitDependencies['preload']>(overrides.preload ?? (() => {})),
-    seal: vi.fn<SubmitDependencies['seal']>(overrides.seal ?? (async (doc) => sealedFor(doc))),
+    seal: vi.fn<SubmitDependencies['seal']>(
+      overrides.seal ?? (async (draft) => sealedInquiryFor(draft)),
+    ),
     send: vi.fn<SubmitDependencies['send']>(overrides.send ?? (async () => DELIVERED)),
     enqueue: vi.fn<SubmitDependencies['enqueue']>(overrides.enqueue ?? (async () => {})),
     isOnline: overrides.isOnline ?? (() => true),

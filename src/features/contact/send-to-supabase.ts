@@ -1,5 +1,7 @@
 import type { SealedRow } from '../../shared/database-types'
 import type { FailureReason } from './contact-copy'
+import type { SendQueued } from './outbox/outbox-flush'
+import { sendThreadMessage } from './thread-rpc'
 
 /**
  * What one attempt to insert a sealed row came to. The form and the outbox act on this, never on
@@ -14,9 +16,9 @@ import type { FailureReason } from './contact-copy'
  * `reason` picks the visitor's sentence in contact-copy.ts; `detail` (status, code, the server's
  * own words) is for the console only, and never holds the row.
  */
-export type SendOutcome =
+export type SendOutcome<Reason extends string = FailureReason> =
   | { kind: 'delivered' }
-  | { kind: 'no-answer' | 'server-error' | 'refused'; reason: FailureReason; detail: string }
+  | { kind: 'no-answer' | 'server-error' | 'refused'; reason: Reason; detail: string }
 
 /** `signal`, when given, stops the insert early (the form's deadline); it then counts as no answer. */
 export type SendSealed = (row: SealedRow, signal?: AbortSignal) => Promise<SendOutcome>
@@ -116,3 +118,22 @@ export const sendSealed: SendSealed = async (row, signal) => {
     return { kind: 'no-answer', reason: 'noAnswer', detail: String(error) }
   }
 }
+
+// The conversation's calls and the outbox's dispatch live in modules of their own, but load with
+// this one: every chunk a page's code may import is one more name in the list every page's entry
+// carries, which the content pages' budget cannot afford. Import them from here.
+export {
+  classifyAddAnswer,
+  classifyReadAnswer,
+  readThread,
+  sendThreadMessage,
+  type ReadOutcome,
+} from './thread-rpc'
+export { threadFailureMessages, type ThreadFailureReason } from './thread-copy'
+
+/**
+ * Sends a queued item where it goes: an inquiry's row to the table, a conversation's message to
+ * `add_to_thread` (the outbox's sender).
+ */
+export const sendQueued: SendQueued = (item, signal) =>
+  item.kind === 'inquiry' ? sendSealed(item.row, signal) : sendThreadMessage(item.message, signal)

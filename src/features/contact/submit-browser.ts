@@ -11,7 +11,10 @@ const sender = () => import('./send-to-supabase')
 /** The name of the performance entry each seal leaves (read by tests/bench/sealing.ts). */
 export const SEAL_MEASURE = 'contact:seal'
 
-/** What the contact form uses in the browser: the age sealer, Supabase, the outbox, `navigator.onLine`. */
+/**
+ * What the contact form uses in the browser: the age sealer (which also makes the receipt),
+ * Supabase, the outbox, `navigator.onLine`.
+ */
 export const browserSubmitDependencies: SubmitDependencies = {
   preload() {
     sealing().then(
@@ -22,13 +25,13 @@ export const browserSubmitDependencies: SubmitDependencies = {
     outbox.preload()
   },
   // A loader that cannot load rejects, and the submit fails closed with the general reason.
-  async seal(document) {
+  async seal(draft, receipt) {
     const { loadSealer } = await sealing()
-    const { sealSubmission } = await loadSealer()
+    const { sealInquiry } = await loadSealer()
     // A performance entry (no content, only a duration) so `npm run bench` can time the sealing.
     const started = performance.now()
     try {
-      return await sealSubmission(document, siteEnv.submissionKeys?.recipients ?? [])
+      return await sealInquiry(draft, siteEnv.submissionKeys?.recipients ?? [], receipt)
     } finally {
       performance.measure(SEAL_MEASURE, { start: started })
     }

@@ -1,18 +1,23 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { SealedRow } from '../../shared/database-types'
 import { failureMessages, submitToasts } from './contact-copy'
-import { DOCUMENT, fakeDependencies, sealedFor } from './contact-test-fixtures'
+import { DRAFT, fakeDependencies, sealedInquiryFor, TEST_RECEIPT } from './contact-test-fixtures'
+import type { OutboxItem } from './outbox/outbox-store'
 import type { SendOutcome } from './send-to-supabase'
 import {
   QUEUE_TIMEOUT_MS,
   STILL_SENDING_AFTER_MS,
   submitContact,
   SUBMIT_DEADLINE_MS,
+  type SealedInquiry,
   type SubmitDependencies,
 } from './submit-contact'
 
-const document = DOCUMENT
-const row = sealedFor(document)
+const document = DRAFT
+const sealed = sealedInquiryFor(document)
+const row = sealed.row
+const queuedRow: OutboxItem = { kind: 'inquiry', row }
+const inquiry = { id: row.id, receipt: TEST_RECEIPT, sentAt: document.now }
 
 const dependencies = (outcome: SendOutcome, overrides: Partial<SubmitDependencies> = {}) =>
   fakeDependencies({ send: async () => outcome, ...overrides })
@@ -20,8 +25,8 @@ const dependencies = (outcome: SendOutcome, overrides: Partial<SubmitDependencie
 describe('submitContact', () => {
   it('seals, then sends the sealed row only, and reports sent', async () => {
     const deps = dependencies({ kind: 'delivered' })
-    expect(await submitContact(document, deps)).toEqual({ kind: 'sent' })
-    expect(deps.seal).toHaveBeenCalledWith(document)
+    expect(await submitContact(document, null, deps)).toEqual({ kind: 'sent', inquiry })
+    expect(deps.seal).toHaveBeenCalledWith(document, null)
     expect(deps.send).toHaveBeenCalledWith(row, expect.any(AbortSignal))
     expect(deps.enqueue).not.toHaveBeenCalled()
   })
@@ -38,7 +43,7 @@ describe('submitContact', () => {
         { kind: 'delivered' },
         { seal: vi.fn(async () => Promise.reject(error)) },
       )
-      expect(await submitContact(document, deps)).toEqual({
+      expect(await submitContact(document, null, deps)).toEqual({
         kind: 'failed',
         message,
         detail: error,
@@ -50,15 +55,15 @@ describe('submitContact', () => {
 
   it('queues the sealed row without any request when the browser is offline', async () => {
     const deps = dependencies({ kind: 'delivered' }, { isOnline: () => false })
-    expect(await submitContact(document, deps)).toEqual({ kind: 'queued' })
+    expect(await submitContact(document, null, deps)).toEqual({ kind: 'queued', inquiry })
     expect(deps.send).not.toHaveBeenCalled()
-    expect(deps.enqueue).toHaveBeenCalledWith(row, expect.any(AbortSignal))
+    expect(deps.enqueue).toHaveBeenCalledWith(queuedRow, expect.any(AbortSignal))
   })
 
   it('queues the sealed row when there is no answer (timeout, gateway, 429)', async () => {
     const deps = dependencies({ kind: 'no-answer', reason: 'busy', detail: 'HTTP 429' })
-    expect(await submitContact(document, deps)).toEqual({ kind: 'queued' })
-    expect(deps.enqueue).toHaveBeenCalledWith(row, expect.any(AbortSignal))
+    expect(await submitContact(document, null, deps)).toEqual({ kind: 'queued', inquiry })
+    expect(deps.enqueue).toHaveBeenCalledWith(queuedRow, expect.any(AbortSignal))
   })
 
   it('fails with a human sentence on a refusal or a server error, queuing nothing', async () => {
@@ -71,7 +76,7 @@ describe('submitContact', () => {
       { kind: 'server-error', reason: 'serverError', detail: 'HTTP 500: internal' },
     ] as const) {
       const deps = dependencies(outcome)
-      expect(await submitContact(document, deps)).toEqual({
+      expect(await submitContact(document, null, deps)).toEqual({
         kind: 'failed',
         message: failureMessages[outcome.reason],
         detail: outcome.detail,
@@ -86,7 +91,7 @@ describe('submitContact', () => {
       { kind: 'no-answer', reason: 'noAnswer', detail: 'HTTP 0' },
       { enqueue: vi.fn(async () => Promise.reject(quota)) },
     )
-    expect(await submitContact(document, deps)).toEqual({
+    expect(await submitContact(document, null, deps)).toEqual({
       kind: 'failed',
       message: submitToasts.notSaved,
       detail: quota,
@@ -111,14 +116,14 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
 
   it('fails closed when the encryption code has not loaded by the deadline: nothing sent or queued, the seal unused', async () => {
     vi.useFakeTimers()
-    let finishSeal: (sealed: SealedRow) => void = () => {}
+    let finishSeal: (sealed: SealedInquiry) => void = () => {}
     const onSealed = vi.fn()
     const deps = dependencies(
       { kind: 'delivered' },
-      { seal: vi.fn(() => new Promise<SealedRow>((resolve) => (finishSeal = resolve))) },
+      { seal: vi.fn(() => new Promise<SealedInquiry>((resolve) => (finishSeal = resolve))) },
     )
     const result = vi.fn()
-    void submitContact(document, deps, { onSealed }).then(result)
+    void submitContact(document, null, deps, { onSealed }).then(result)
 
     await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS - 1)
     expect(result).not.toHaveBeenCalled()
@@ -130,7 +135,7 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
     })
 
     // The code arrives after all: this press of Send has ended, so nothing leaves.
-    finishSeal(row)
+    finishSeal(sealed)
     await settle()
     expect(onSealed).not.toHaveBeenCalled()
     expect(deps.send).not.toHaveBeenCalled()
@@ -140,35 +145,37 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
 
   it('leaves no timer behind once it has an answer before the deadline', async () => {
     vi.useFakeTimers()
-    expect(await submitContact(document, dependencies({ kind: 'delivered' }))).toEqual({
+    expect(await submitContact(document, null, dependencies({ kind: 'delivered' }))).toEqual({
       kind: 'sent',
+      inquiry,
     })
     expect(
       await submitContact(
         document,
+        null,
         dependencies({ kind: 'no-answer', reason: 'noAnswer', detail: 'HTTP 0' }),
       ),
-    ).toEqual({ kind: 'queued' })
+    ).toEqual({ kind: 'queued', inquiry })
     expect(vi.getTimerCount()).toBe(0)
   })
 
   it('reports a slow seal after STILL_SENDING_AFTER_MS, then a slow send at once once sealed', async () => {
     vi.useFakeTimers()
-    let finishSeal: (sealed: SealedRow) => void = () => {}
+    let finishSeal: (sealed: SealedInquiry) => void = () => {}
     const onSlow = vi.fn()
     const deps = dependencies(
       { kind: 'delivered' },
       {
-        seal: vi.fn(() => new Promise<SealedRow>((resolve) => (finishSeal = resolve))),
+        seal: vi.fn(() => new Promise<SealedInquiry>((resolve) => (finishSeal = resolve))),
         send: vi.fn(() => stalled<SendOutcome>()),
       },
     )
-    void submitContact(document, deps, { onSlow })
+    void submitContact(document, null, deps, { onSlow })
     await vi.advanceTimersByTimeAsync(STILL_SENDING_AFTER_MS - 1)
     expect(onSlow).not.toHaveBeenCalled()
     await vi.advanceTimersByTimeAsync(1)
     expect(onSlow.mock.calls).toEqual([['sealing']])
-    finishSeal(row)
+    finishSeal(sealed)
     await settle()
     expect(onSlow.mock.calls).toEqual([['sealing'], ['sending']])
     await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS)
@@ -180,6 +187,7 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
     const onSlow = vi.fn()
     void submitContact(
       document,
+      null,
       dependencies({ kind: 'delivered' }, { send: vi.fn(() => stalled<SendOutcome>()) }),
       { onSlow },
     )
@@ -189,7 +197,7 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
     expect(onSlow.mock.calls).toEqual([['sending']])
 
     const quick = vi.fn()
-    await submitContact(document, dependencies({ kind: 'delivered' }), { onSlow: quick })
+    await submitContact(document, null, dependencies({ kind: 'delivered' }), { onSlow: quick })
     await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS)
     expect(quick).not.toHaveBeenCalled()
   })
@@ -199,19 +207,20 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
     const deps = dependencies(
       { kind: 'delivered' },
       {
-        seal: vi.fn(async () => (order.push('seal'), row)),
+        seal: vi.fn(async () => (order.push('seal'), sealed)),
         send: vi.fn(async (): Promise<SendOutcome> => {
           order.push('send')
           return { kind: 'delivered' }
         }),
       },
     )
-    await submitContact(document, deps, { onSealed: () => order.push('sealed') })
+    await submitContact(document, null, deps, { onSealed: () => order.push('sealed') })
     expect(order).toEqual(['seal', 'sealed', 'send'])
 
     const onSealed = vi.fn()
     await submitContact(
       document,
+      null,
       dependencies(
         { kind: 'delivered' },
         { seal: vi.fn(async () => Promise.reject(new Error('no'))) },
@@ -226,15 +235,15 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
     const send = vi.fn((_row: SealedRow, _signal?: AbortSignal) => stalled<SendOutcome>())
     const deps = dependencies({ kind: 'delivered' }, { send })
     const result = vi.fn()
-    void submitContact(document, deps).then(result)
+    void submitContact(document, null, deps).then(result)
 
     await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS - 1)
     expect(result).not.toHaveBeenCalled()
     const signal = send.mock.calls[0]?.[1]
     expect(signal?.aborted).toBe(false)
     await vi.advanceTimersByTimeAsync(1)
-    expect(result).toHaveBeenCalledWith({ kind: 'queued' })
-    expect(deps.enqueue).toHaveBeenCalledWith(row, expect.any(AbortSignal))
+    expect(result).toHaveBeenCalledWith({ kind: 'queued', inquiry })
+    expect(deps.enqueue).toHaveBeenCalledWith(queuedRow, expect.any(AbortSignal))
     expect(signal?.aborted).toBe(true)
     expect(vi.getTimerCount()).toBe(0)
   })
@@ -245,27 +254,27 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
       { kind: 'delivered' },
       {
         seal: vi.fn(
-          () => new Promise<SealedRow>((resolve) => setTimeout(() => resolve(row), 15_000)),
+          () => new Promise<SealedInquiry>((resolve) => setTimeout(() => resolve(sealed), 15_000)),
         ),
         send: vi.fn(() => stalled<SendOutcome>()),
       },
     )
     const result = vi.fn()
-    void submitContact(document, deps).then(result)
+    void submitContact(document, null, deps).then(result)
     await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS)
     expect(deps.send).toHaveBeenCalledTimes(1)
-    expect(result).toHaveBeenCalledWith({ kind: 'queued' })
+    expect(result).toHaveBeenCalledWith({ kind: 'queued', inquiry })
   })
 
   it('keeps the values with a clear sentence when the outbox cannot store the row in time, and tells it to store nothing', async () => {
     vi.useFakeTimers()
-    const enqueue = vi.fn((_row: SealedRow, _signal?: AbortSignal) => stalled<void>())
+    const enqueue = vi.fn((_item: OutboxItem, _signal?: AbortSignal) => stalled<void>())
     const deps = dependencies(
       { kind: 'delivered' },
       { send: vi.fn(() => stalled<SendOutcome>()), enqueue },
     )
     const result = vi.fn()
-    void submitContact(document, deps).then(result)
+    void submitContact(document, null, deps).then(result)
 
     await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS + QUEUE_TIMEOUT_MS - 1)
     expect(result).not.toHaveBeenCalled()
@@ -300,16 +309,16 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
       },
     )
     const result = vi.fn()
-    void submitContact(document, late).then(result)
+    void submitContact(document, null, late).then(result)
     await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS + QUEUE_TIMEOUT_MS)
-    expect(result).toHaveBeenCalledWith({ kind: 'queued' })
+    expect(result).toHaveBeenCalledWith({ kind: 'queued', inquiry })
 
     const offline = dependencies(
       { kind: 'delivered' },
       { isOnline: () => false, enqueue: vi.fn(() => stalled<void>()) },
     )
     const offlineResult = vi.fn()
-    void submitContact(document, offline).then(offlineResult)
+    void submitContact(document, null, offline).then(offlineResult)
     await vi.advanceTimersByTimeAsync(QUEUE_TIMEOUT_MS)
     expect(offlineResult).toHaveBeenCalledWith(
       expect.objectContaining({ kind: 'failed', message: submitToasts.notSaved }),

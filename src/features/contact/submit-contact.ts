@@ -1,7 +1,30 @@
+import type { Receipt } from '../../shared/conversation/receipt'
 import type { SealedRow } from '../../shared/database-types'
+import type { SubmissionFields } from '../../shared/submission/fields'
 import { failureMessages, submitToasts } from './contact-copy'
-import type { SubmissionDocument } from '../../shared/submission/sealed-document'
+import type { OutboxItem } from './outbox/outbox-store'
 import type { SendSealed } from './send-to-supabase'
+
+/**
+ * What the form hands the sealer: the validated fields, the draft's id (kept across retries), the
+ * time Send was pressed and the browser's identification. The sealer makes the receipt and builds
+ * the document from it (sealing/seal-submission.ts), in the crypto chunk.
+ */
+export type InquiryDraft = {
+  fields: SubmissionFields
+  id: string
+  now: number
+  userAgent: string
+}
+
+/**
+ * A sealed inquiry: the row to send or queue (with its mailbox hash), and the receipt, which stays
+ * in memory to be shown once on the panel. The two never travel together: only `row` is sent.
+ */
+export type SealedInquiry = { row: SealedRow & { mailbox_hash: string }; receipt: Receipt }
+
+/** What the panel shows of an inquiry that left the form: its id, receipt and when Send was pressed. */
+export type SentInquiry = { id: string; receipt: Receipt; sentAt: number }
 
 /**
  * What the visitor is told after pressing "Send Securely":
@@ -10,20 +33,25 @@ import type { SendSealed } from './send-to-supabase'
  * - failed: not sealed, refused, a server error, or nowhere to store it. Values stay in the form.
  */
 export type SubmitResult =
-  { kind: 'sent' } | { kind: 'queued' } | { kind: 'failed'; message: string; detail: unknown }
+  | { kind: 'sent'; inquiry: SentInquiry }
+  | { kind: 'queued'; inquiry: SentInquiry }
+  | { kind: 'failed'; message: string; detail: unknown }
 
 export type SubmitDependencies = {
   /** Loads the sealer ahead of need; called when the visitor first focuses or types in the form. */
   preload: () => void
-  /** Encrypts the document to the agency's recipients; throws (a SealingError) when it cannot. */
-  seal: (document: SubmissionDocument) => Promise<SealedRow>
+  /**
+   * Makes the receipt (or keeps `receipt`, this draft's from an earlier try) and seals the
+   * document to the agency's recipients and the visitor's; throws (a SealingError) when it cannot.
+   */
+  seal: (draft: InquiryDraft, receipt: Receipt | null) => Promise<SealedInquiry>
   /** Sends the sealed row; `signal` aborts when the submit's deadline passes. */
   send: SendSealed
   /**
    * Stores the sealed row, exactly as it would be sent, for the outbox to send later. Once
    * `signal` has aborted, the form has kept the values and said so: it must then store nothing.
    */
-  enqueue: (row: SealedRow, signal?: AbortSignal) => Promise<void>
+  enqueue: (item: OutboxItem, signal?: AbortSignal) => Promise<void>
   /** `navigator.onLine`: when false, no request is tried at all. */
   isOnline: () => boolean
 }
@@ -33,8 +61,11 @@ export type SlowStep = 'sealing' | 'sending'
 
 /** What the form learns while a submit runs. */
 export type SubmitProgress = {
-  /** The row is sealed: from now on, nothing the visitor typed can leave or be stored readable. */
-  onSealed?: () => void
+  /**
+   * The row is sealed: from now on, nothing the visitor typed can leave or be stored readable.
+   * Gets the draft's receipt, for the form to keep (in memory) should it have to try again.
+   */
+  onSealed?: (receipt: Receipt) => void
   /**
    * A step has been slow: 'sealing' once the encryption code has taken STILL_SENDING_AFTER_MS from
    * Send, 'sending' once the sealed row's send has (at once, if sealing was already slow).
@@ -87,7 +118,8 @@ function timer(milliseconds: number) {
  * SUBMIT_DEADLINE_MS), so the sending state always ends.
  */
 export async function submitContact(
-  document: SubmissionDocument,
+  draft: InquiryDraft,
+  receipt: Receipt | null,
   deps: SubmitDependencies,
   { onSealed, onSlow }: SubmitProgress = {},
 ): Promise<SubmitResult> {
@@ -101,9 +133,9 @@ export async function submitContact(
     onSlow?.('sealing')
   }, STILL_SENDING_AFTER_MS)
   try {
-    let row: SealedRow | typeof TIMED_OUT
+    let sealedInquiry: SealedInquiry | typeof TIMED_OUT
     try {
-      row = await deadline.race(deps.seal(document))
+      sealedInquiry = await deadline.race(deps.seal(draft, receipt))
     } catch (error) {
       // A SealingError's message is a whole sentence meant for the visitor; anything else is ours.
       const message =
@@ -113,7 +145,7 @@ export async function submitContact(
       return { kind: 'failed', message, detail: error }
     }
     // A seal that finishes later is never used: this press of Send has ended.
-    if (row === TIMED_OUT) {
+    if (sealedInquiry === TIMED_OUT) {
       return {
         kind: 'failed',
         message: submitToasts.notSealedInTime,
@@ -123,8 +155,14 @@ export async function submitContact(
     clearTimeout(slowTimer)
     if (slowSealing) onSlow?.('sending')
     else slowTimer = setTimeout(() => onSlow?.('sending'), STILL_SENDING_AFTER_MS)
-    onSealed?.()
-    if (!deps.isOnline()) return await queue(row, deps)
+    const { row } = sealedInquiry
+    const inquiry: SentInquiry = {
+      id: row.id,
+      receipt: sealedInquiry.receipt,
+      sentAt: draft.now,
+    }
+    onSealed?.(inquiry.receipt)
+    if (!deps.isOnline()) return await queue(row, inquiry, deps)
 
     const stop = new AbortController()
     const outcome = await deadline.race(deps.send(row, stop.signal))
@@ -132,13 +170,13 @@ export async function submitContact(
       // The insert (or the code it needs) is still on its way: stop it, so the outbox's own try
       // does not share a slow link with it. Had it arrived, the outbox's retry answers 409.
       stop.abort()
-      return await queue(row, deps)
+      return await queue(row, inquiry, deps)
     }
     switch (outcome.kind) {
       case 'delivered':
-        return { kind: 'sent' }
+        return { kind: 'sent', inquiry }
       case 'no-answer':
-        return await queue(row, deps)
+        return await queue(row, inquiry, deps)
       case 'server-error':
       case 'refused':
         return { kind: 'failed', message: failureMessages[outcome.reason], detail: outcome.detail }
@@ -149,11 +187,17 @@ export async function submitContact(
   }
 }
 
-async function queue(row: SealedRow, { enqueue }: SubmitDependencies): Promise<SubmitResult> {
+async function queue(
+  row: SealedRow,
+  inquiry: SentInquiry,
+  { enqueue }: SubmitDependencies,
+): Promise<SubmitResult> {
   const limit = timer(QUEUE_TIMEOUT_MS)
   const stop = new AbortController()
   try {
-    if ((await limit.race(enqueue(row, stop.signal))) !== TIMED_OUT) return { kind: 'queued' }
+    if ((await limit.race(enqueue({ kind: 'inquiry', row }, stop.signal))) !== TIMED_OUT) {
+      return { kind: 'queued', inquiry }
+    }
     // The outbox's code did not load in time: keep the values rather than leave the visitor
     // waiting, and tell the outbox not to store the row after all.
     stop.abort()

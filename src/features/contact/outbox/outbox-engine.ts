@@ -1,5 +1,3 @@
-import type { SealedRow } from '../../../shared/database-types'
-import type { SendSealed } from '../send-to-supabase'
 import {
   existingDatabases,
   NO_COUNTS,
@@ -8,8 +6,8 @@ import {
   RETRY_CAP_MS,
   type OutboxCounts,
 } from './outbox-definitions'
-import type { FlushResult } from './outbox-flush'
-import type { OutboxRecord, OutboxStore } from './outbox-store'
+import type { FlushResult, SendQueued } from './outbox-flush'
+import type { OutboxItem, OutboxRecord, OutboxStore } from './outbox-store'
 
 /**
  * The outbox's owner on a page, without React. It alone listens for the triggers (start, `online`,
@@ -26,8 +24,8 @@ export type OutboxSnapshot = { online: boolean; counts: OutboxCounts }
 export const SERVER_SNAPSHOT: OutboxSnapshot = { online: true, counts: NO_COUNTS }
 
 export type OutboxEffects = {
-  /** Sends one sealed row (the flush gives it no deadline: a round may wait on a slow link). */
-  send: SendSealed
+  /** Sends one sealed item (the flush gives it no deadline: a round may wait on a slow link). */
+  send: SendQueued
   /** Tells the visitor what a round delivered or had refused. */
   announce: (result: FlushResult) => void
   /**
@@ -202,14 +200,14 @@ export function createOutbox(effects: OutboxEffects) {
       import('idb').catch(() => undefined)
     },
     /**
-     * Queues a sealed row and tries to send it straight away (nothing is requested offline). Once
+     * Queues a sealed item and tries to send it straight away (nothing is requested offline). Once
      * `signal` has aborted (the form gave up waiting for the store and kept the values), it
      * stores nothing: the visitor was told the message is still in the form, not on the device.
      */
-    async enqueue(row: SealedRow, signal?: AbortSignal): Promise<void> {
+    async enqueue(item: OutboxItem, signal?: AbortSignal): Promise<void> {
       const counts = await withStore(async (opened) => {
         if (signal?.aborted) return null
-        await opened.enqueue(row, Date.now())
+        await opened.enqueue(item, Date.now())
         return opened.counts()
       })
       if (counts === null) return

@@ -1,36 +1,92 @@
 import { KEY_ID_PATTERN } from '../../../shared/submission/sealed-row'
 import { z } from '../../../shared/zod'
 import { failureMessages } from '../contact-copy'
-import type { SendOutcome, SendSealed } from '../send-to-supabase'
+import type { SendOutcome } from '../send-to-supabase'
+import { threadFailureMessages, type ThreadFailureReason } from '../send-to-supabase'
 import type { WithLock } from './outbox-lock'
 import { retryDelay, type OutboxCounts } from './outbox-definitions'
-import type { OutboxRecord, OutboxStore } from './outbox-store'
+import { itemOf, type OutboxItem, type OutboxRecord, type OutboxStore } from './outbox-store'
 
-/**
- * A stored record is checked again before it is sent: storage can be altered on disk or written by
- * another version of the site, and only a well-formed sealed row may leave. A record of another
- * version fails here and waits for the visitor; the day version 2 ships, its upgrade goes here.
- */
-export const outboxRecordSchema = z.object({
-  v: z.literal(1),
-  id: z.uuid(),
-  key_id: z.string().regex(KEY_ID_PATTERN),
-  sealed: z
-    .string()
-    .max(256 * 1024)
-    .regex(
-      /^-----BEGIN AGE ENCRYPTED FILE-----\r?\n[\s\S]+\r?\n-----END AGE ENCRYPTED FILE-----\r?\n?$/,
-    ),
+/** Why a queued item was not delivered: an inquiry's reasons, and a conversation's. */
+export type OutboxFailureReason = keyof typeof failureMessages | ThreadFailureReason
+const outboxFailureMessages: Record<OutboxFailureReason, string> = {
+  ...failureMessages,
+  ...threadFailureMessages,
+}
+
+/** Sends one queued item; `signal`, when given, stops it early (it then counts as no answer). */
+export type SendQueued = (
+  item: OutboxItem,
+  signal?: AbortSignal,
+) => Promise<SendOutcome<OutboxFailureReason>>
+
+const ARMOR_FRAME =
+  /^-----BEGIN AGE ENCRYPTED FILE-----\r?\n[\s\S]+\r?\n-----END AGE ENCRYPTED FILE-----\r?\n?$/
+const sealedText = z
+  .string()
+  .max(256 * 1024)
+  .regex(ARMOR_FRAME)
+const bookkeeping = {
   queued_at: z.iso.datetime(),
   attempts: z.int().nonnegative(),
   next_attempt_at: z.number(),
   state: z.enum(['pending', 'needs-attention']),
   last_error: z.string().nullable(),
-})
+}
+const HEX_64 = /^[0-9a-f]{64}$/
+
+/**
+ * A stored record is checked again before it is sent: storage can be altered on disk or written by
+ * another version of the site, and only a well-formed sealed item may leave. Version 1 (an
+ * inquiry's row from before conversations, no mailbox hash) is still sent; version 2 is an
+ * inquiry with its mailbox hash, or a conversation's message. Anything else fails here and waits
+ * for the visitor.
+ */
+const recordSchemas = {
+  v1: z.object({
+    v: z.literal(1),
+    id: z.uuid(),
+    key_id: z.string().regex(KEY_ID_PATTERN),
+    sealed: sealedText,
+    ...bookkeeping,
+  }),
+  inquiry: z.object({
+    v: z.literal(2),
+    kind: z.literal('inquiry'),
+    id: z.uuid(),
+    key_id: z.string().regex(KEY_ID_PATTERN),
+    sealed: sealedText,
+    mailbox_hash: z.string().regex(/^\\x[0-9a-f]{64}$/),
+    ...bookkeeping,
+  }),
+  message: z.object({
+    v: z.literal(2),
+    kind: z.literal('message'),
+    id: z.uuid(),
+    mailbox_token: z.string().regex(HEX_64),
+    sealed: sealedText,
+    ...bookkeeping,
+  }),
+}
+
+/** Checks a stored record against the schema of the version and kind it claims (v1 otherwise). */
+export function checkRecord(stored: unknown) {
+  const claims = (typeof stored === 'object' && stored !== null ? stored : {}) as Record<
+    string,
+    unknown
+  >
+  const schema =
+    claims.v !== 2
+      ? recordSchemas.v1
+      : claims.kind === 'message'
+        ? recordSchemas.message
+        : recordSchemas.inquiry
+  return schema.safeParse(stored)
+}
 
 export type FlushDeps = {
   store: OutboxStore
-  send: SendSealed
+  send: SendQueued
   now: () => number
   withLock: WithLock
   /** Also send records still backing off: for `online`, as the old backoff says nothing now. */
@@ -81,7 +137,7 @@ async function flushRound({
     // Only what already waits for the visitor is left alone. A record with no state, or one this
     // version does not know, is damaged: marked below, so every count agrees on where it is.
     if (stored.state === 'needs-attention') continue
-    const valid = outboxRecordSchema.safeParse(stored)
+    const valid = checkRecord(stored)
     if (!valid.success) {
       const message = failureMessages.damaged
       const detail = `stored record failed validation: ${valid.error.issues.map((issue) => issue.path.join('.')).join(', ')}`
@@ -100,7 +156,7 @@ async function flushRound({
       continue
     }
     const attempts = record.attempts + 1
-    const message = failureMessages[outcome.reason]
+    const message = outboxFailureMessages[outcome.reason]
     if (outcome.kind === 'refused') {
       if (
         await store.mark(record.id, { state: 'needs-attention', attempts, last_error: message })
@@ -136,11 +192,11 @@ async function flushRound({
 // A send function answers with an outcome; if it throws anyway, keep the record and retry as if
 // there were no answer, rather than lose it or stop flushing for good.
 async function sendOnce(
-  send: SendSealed,
-  { id, key_id, sealed }: OutboxRecord,
-): Promise<SendOutcome> {
+  send: SendQueued,
+  record: OutboxRecord,
+): Promise<SendOutcome<OutboxFailureReason>> {
   try {
-    return await send({ id, key_id, sealed })
+    return await send(itemOf(record))
   } catch (error) {
     return { kind: 'no-answer', reason: 'noAnswer', detail: String(error) }
   }

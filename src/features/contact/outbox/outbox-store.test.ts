@@ -7,7 +7,7 @@ import { wrap, type IDBPDatabase } from 'idb'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import { existingDatabases, OUTBOX_DB_NAME } from './outbox-definitions'
 import { OUTBOX_STORE, openOutboxStore, type OutboxStore } from './outbox-store'
-import { ADA, T0 } from '../contact-test-fixtures'
+import { ADA, inquiryItem, T0 } from '../contact-test-fixtures'
 
 let factory: IDBFactory
 let store: OutboxStore
@@ -33,7 +33,7 @@ function upgradeFromAnotherTab(): Promise<IDBDatabase> {
 }
 
 test('lets another tab upgrade the database instead of blocking it, and stops using the old connection', async () => {
-  await store.enqueue(ADA, T0)
+  await store.enqueue(inquiryItem(ADA), T0)
 
   const upgraded = await upgradeFromAnotherTab()
   upgraded.close()
@@ -55,7 +55,7 @@ test('close() releases the connection: the database can then be deleted without 
 })
 
 test('records damaged on disk do not stop the outbox from listing or counting', async () => {
-  await store.enqueue(ADA, T0)
+  await store.enqueue(inquiryItem(ADA), T0)
   const db = (await wrap(factory.open(OUTBOX_DB_NAME))) as IDBPDatabase
   // Written by hand, as a browser extension, a bug or another version of the site might.
   await db.put(OUTBOX_STORE, { id: 'no-date', state: 'pending' })
@@ -74,7 +74,7 @@ test('records damaged on disk do not stop the outbox from listing or counting', 
 })
 
 test('mark changes only what it is given and keeps the sealed row as it was', async () => {
-  await store.enqueue(ADA, T0)
+  await store.enqueue(inquiryItem(ADA), T0)
 
   expect(
     await store.mark(ADA.id, { attempts: 2, last_error: 'Our server is busy right now.' }),

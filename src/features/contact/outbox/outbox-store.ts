@@ -12,13 +12,18 @@ export const OUTBOX_STORE = 'records'
 const DB_VERSION = 1
 
 /**
- * One queued message: the exact row that will be inserted, plus bookkeeping.
- * - `pending`: sent by the next flush once `next_attempt_at` has passed;
- * - `needs-attention`: refused by the backend, or damaged on disk; never sent again on its own,
- *   kept until the visitor resends or discards it.
+ * A message of a conversation, as `add_to_thread` takes it. `mailbox_token` is neither the receipt
+ * nor a key: it opens no message, but it lets whoever holds it read the thread's ciphertext and
+ * write to it, so the outbox keeps it only until the message is delivered (or discarded).
  */
-export type OutboxRecord = SealedRow & {
-  v: 1
+export type QueuedThreadMessage = { id: string; mailbox_token: string; sealed: string }
+
+/** What the outbox sends: an inquiry's row, or a message added to a conversation. */
+export type OutboxItem =
+  { kind: 'inquiry'; row: SealedRow } | { kind: 'message'; message: QueuedThreadMessage }
+
+/** Bookkeeping every record carries, whatever it holds. */
+type RecordBookkeeping = {
   /** When it was queued, ISO 8601: how the visitor tells messages apart ("queued at 14:05"). */
   queued_at: string
   attempts: number
@@ -29,15 +34,68 @@ export type OutboxRecord = SealedRow & {
   last_error: string | null
 }
 
-type Bookkeeping = Pick<OutboxRecord, 'attempts' | 'next_attempt_at' | 'state' | 'last_error'>
+/**
+ * One queued message: exactly what will be sent, plus bookkeeping.
+ * - version 1: an inquiry's row `{ id, key_id, sealed }`, as queued before conversations (still
+ *   sent, with no thread);
+ * - version 2: an inquiry with its `mailbox_hash` (`kind: 'inquiry'`), or a conversation's message
+ *   (`kind: 'message'`: its id, the mailbox token, the sealed message).
+ * - `pending`: sent by the next flush once `next_attempt_at` has passed;
+ * - `needs-attention`: refused by the backend, or damaged on disk; never sent again on its own,
+ *   kept until the visitor resends or discards it.
+ */
+export type OutboxRecord = RecordBookkeeping &
+  (
+    | ({ v: 1 } & Pick<SealedRow, 'id' | 'key_id' | 'sealed'>)
+    | ({ v: 2; kind: 'inquiry' } & Required<SealedRow>)
+    | ({ v: 2; kind: 'message' } & QueuedThreadMessage)
+  )
+
+/** The record for an item, as stored: what will be sent, due at `now`. */
+export function recordFor(item: OutboxItem, now: number): OutboxRecord {
+  const bookkeeping: RecordBookkeeping = {
+    queued_at: new Date(now).toISOString(),
+    attempts: 0,
+    next_attempt_at: now,
+    state: 'pending',
+    last_error: null,
+  }
+  if (item.kind === 'message') {
+    const { id, mailbox_token, sealed } = item.message
+    return { v: 2, kind: 'message', id, mailbox_token, sealed, ...bookkeeping }
+  }
+  // Fields picked one by one: nothing else the caller's object carries is stored.
+  const { id, key_id, sealed, mailbox_hash } = item.row
+  return mailbox_hash === undefined
+    ? { v: 1, id, key_id, sealed, ...bookkeeping }
+    : { v: 2, kind: 'inquiry', id, key_id, sealed, mailbox_hash, ...bookkeeping }
+}
+
+/** What a record sends. */
+export function itemOf(record: OutboxRecord): OutboxItem {
+  if (record.v === 2 && record.kind === 'message') {
+    const { id, mailbox_token, sealed } = record
+    return { kind: 'message', message: { id, mailbox_token, sealed } }
+  }
+  const { id, key_id, sealed } = record
+  return {
+    kind: 'inquiry',
+    row:
+      record.v === 2
+        ? { id, key_id, sealed, mailbox_hash: record.mailbox_hash }
+        : { id, key_id, sealed },
+  }
+}
+
+type Bookkeeping = Pick<RecordBookkeeping, 'attempts' | 'next_attempt_at' | 'state' | 'last_error'>
 
 interface OutboxSchema extends DBSchema {
   records: { key: string; value: OutboxRecord; indexes: { state: string } }
 }
 
 export type OutboxStore = {
-  /** Queues a sealed row, due at once. The same id again replaces it: there is never a copy. */
-  enqueue(row: SealedRow, now: number): Promise<void>
+  /** Queues a sealed item, due at once. The same id again replaces it: there is never a copy. */
+  enqueue(item: OutboxItem, now: number): Promise<void>
   /** Every record as stored (the flush re-validates each), oldest first. */
   list(): Promise<OutboxRecord[]>
   remove(id: string): Promise<void>
@@ -64,18 +122,8 @@ export async function openOutboxStore(factory: IDBFactory = indexedDB): Promise<
   db.addEventListener('versionchange', () => db.close())
 
   return {
-    async enqueue(row, now) {
-      await db.put(OUTBOX_STORE, {
-        v: 1,
-        id: row.id,
-        key_id: row.key_id,
-        sealed: row.sealed,
-        queued_at: new Date(now).toISOString(),
-        attempts: 0,
-        next_attempt_at: now,
-        state: 'pending',
-        last_error: null,
-      })
+    async enqueue(item, now) {
+      await db.put(OUTBOX_STORE, recordFor(item, now))
     },
     async list() {
       const records = await db.getAll(OUTBOX_STORE)

@@ -7,8 +7,8 @@ import { IDBFactory } from 'fake-indexeddb'
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import type { SealedRow } from '../../../shared/database-types'
 import { failureMessages } from '../contact-copy'
-import type { SendSealed } from '../send-to-supabase'
-import { flushOutbox, type FlushDeps } from './outbox-flush'
+import { threadFailureMessages } from '../thread-copy'
+import { flushOutbox, type FlushDeps, type SendQueued } from './outbox-flush'
 import { outboxLock } from './outbox-lock'
 import { retryDelay } from './outbox-definitions'
 import { openOutboxStore, type OutboxStore } from './outbox-store'
@@ -18,6 +18,8 @@ import {
   CY,
   DELIVERED,
   fakeArmor,
+  inquiryItem,
+  itemId,
   NO_ANSWER,
   rawOutbox,
   REFUSED,
@@ -41,7 +43,7 @@ afterEach(() => store.close())
 const rawRecords = () => rawOutbox(factory).records()
 const putRaw = (value: unknown) => rawOutbox(factory).put(value)
 
-const deps = (send: SendSealed, over: Partial<FlushDeps> = {}): FlushDeps => ({
+const deps = (send: SendQueued, over: Partial<FlushDeps> = {}): FlushDeps => ({
   store,
   send,
   now: () => clock,
@@ -50,8 +52,8 @@ const deps = (send: SendSealed, over: Partial<FlushDeps> = {}): FlushDeps => ({
 })
 
 test('the store keeps the sealed row and its bookkeeping, nothing else; the same id replaces it', async () => {
-  await store.enqueue({ ...ADA, name: 'Ada' } as SealedRow, T0)
-  await store.enqueue(ADA, T0 + 5)
+  await store.enqueue(inquiryItem({ ...ADA, name: 'Ada' } as SealedRow), T0)
+  await store.enqueue(inquiryItem(ADA), T0 + 5)
 
   expect(await rawRecords()).toStrictEqual([
     {
@@ -67,8 +69,8 @@ test('the store keeps the sealed row and its bookkeeping, nothing else; the same
 })
 
 test('the store lists oldest first, counts by state, and never brings back a removed record', async () => {
-  await store.enqueue(ADA, T0 + 1_000)
-  await store.enqueue(BOB, T0)
+  await store.enqueue(inquiryItem(ADA), T0 + 1_000)
+  await store.enqueue(inquiryItem(BOB), T0)
   expect(await store.mark(BOB.id, { state: 'needs-attention' })).toBe(true)
 
   expect((await store.list()).map((record) => record.id)).toStrictEqual([BOB.id, ADA.id])
@@ -92,12 +94,13 @@ test('a retry count that is not a whole number never makes a timer fire at once'
 })
 
 test('a delivered row leaves at once; an answer lost after the insert is replayed and counts as delivered (409)', async () => {
-  await store.enqueue(ADA, T0)
-  await store.enqueue(BOB, T0 + 1)
+  await store.enqueue(inquiryItem(ADA), T0)
+  await store.enqueue(inquiryItem(BOB), T0 + 1)
   // The backend stores Ada's row but the answer is lost; the replay hits the same id.
   const rows = new Set<string>()
   let answerLost = true
-  const send: SendSealed = async (row) => {
+  const send: SendQueued = async (item) => {
+    const row = { id: itemId(item) }
     if (rows.has(row.id)) return DELIVERED // what classifyInsertAnswer makes of a 409 on the key
     rows.add(row.id)
     if (row.id === ADA.id && answerLost) return ((answerLost = false), NO_ANSWER)
@@ -120,8 +123,8 @@ test('a delivered row leaves at once; an answer lost after the insert is replaye
 })
 
 test('no answer keeps the row with the backoff and stops the round', async () => {
-  await store.enqueue(ADA, T0)
-  await store.enqueue(BOB, T0 + 1)
+  await store.enqueue(inquiryItem(ADA), T0)
+  await store.enqueue(inquiryItem(BOB), T0 + 1)
   clock = T0 + 10
   const { send, sentIds } = scriptedSend({ [ADA.id]: [NO_ANSWER] })
 
@@ -141,9 +144,9 @@ test('no answer keeps the row with the backoff and stops the round', async () =>
 })
 
 test('a server error keeps the row with one more attempt and the next backoff, and the round goes on', async () => {
-  await store.enqueue(ADA, T0)
+  await store.enqueue(inquiryItem(ADA), T0)
   await store.mark(ADA.id, { attempts: 3 })
-  await store.enqueue(BOB, T0 + 1)
+  await store.enqueue(inquiryItem(BOB), T0 + 1)
   clock = T0 + 60_000
   const { send, sentIds } = scriptedSend({ [ADA.id]: [SERVER_ERROR], [BOB.id]: [DELIVERED] })
 
@@ -158,7 +161,7 @@ test('a server error keeps the row with one more attempt and the next backoff, a
 })
 
 test('a refused row needs attention with a human message, is reported once and never resent on its own', async () => {
-  await store.enqueue(ADA, T0)
+  await store.enqueue(inquiryItem(ADA), T0)
   const { send, sentIds } = scriptedSend({ [ADA.id]: [REFUSED] })
 
   const result = await flushOutbox(deps(send))
@@ -208,7 +211,7 @@ test('a stored record that is not a well-formed sealed row (plaintext, another v
 })
 
 test('rows not yet due wait; `ignoreSchedule` (the connection is back) sends them anyway', async () => {
-  await store.enqueue(ADA, T0)
+  await store.enqueue(inquiryItem(ADA), T0)
   await store.mark(ADA.id, { attempts: 6, next_attempt_at: T0 + 30_000 })
   const { send, sentIds } = scriptedSend({ [ADA.id]: [DELIVERED] })
 
@@ -221,11 +224,12 @@ test('rows not yet due wait; `ignoreSchedule` (the connection is back) sends the
 })
 
 test('two flushes at once, or one while another tab holds the Web Lock, send each row once', async () => {
-  await store.enqueue(ADA, T0)
+  await store.enqueue(inquiryItem(ADA), T0)
   let release = () => {}
   const answered = new Promise<void>((resolve) => (release = resolve))
   const sent: string[] = []
-  const send: SendSealed = async (row) => {
+  const send: SendQueued = async (item) => {
+    const row = { id: itemId(item) }
     sent.push(row.id)
     await answered
     return DELIVERED
@@ -239,7 +243,7 @@ test('two flushes at once, or one while another tab holds the Web Lock, send eac
   expect((await first).delivered).toHaveLength(1)
   expect(sent).toStrictEqual([ADA.id])
 
-  await store.enqueue(BOB, T0)
+  await store.enqueue(inquiryItem(BOB), T0)
   const locks = fakeLockManager()
   let otherTabDone = () => {}
   const otherTab = outboxLock(
@@ -254,8 +258,8 @@ test('two flushes at once, or one while another tab holds the Web Lock, send eac
 })
 
 test('a send that throws is treated like no answer', async () => {
-  await store.enqueue(ADA, T0)
-  const send: SendSealed = async () => {
+  await store.enqueue(inquiryItem(ADA), T0)
+  const send: SendQueued = async () => {
     throw new TypeError('NetworkError when attempting to fetch resource.')
   }
 
@@ -269,8 +273,9 @@ test('a send that throws is treated like no answer', async () => {
 })
 
 test('a row the visitor discards while it is being sent is not reported as refused', async () => {
-  await store.enqueue(ADA, T0)
-  const send: SendSealed = async (row) => {
+  await store.enqueue(inquiryItem(ADA), T0)
+  const send: SendQueued = async (item) => {
+    const row = { id: itemId(item) }
     await store.remove(row.id)
     return REFUSED
   }
@@ -302,9 +307,9 @@ function fakeLockManager(): LockManager {
 
 test('the next round is due when the earliest waiting record is, not the latest', async () => {
   // Ada has failed often (long backoff), Bob once (short backoff): both fail again this round.
-  await store.enqueue(ADA, T0)
+  await store.enqueue(inquiryItem(ADA), T0)
   await store.mark(ADA.id, { attempts: 3 })
-  await store.enqueue(BOB, T0 + 1)
+  await store.enqueue(inquiryItem(BOB), T0 + 1)
   clock = T0 + 10
   const { send } = scriptedSend({ [ADA.id]: [SERVER_ERROR], [BOB.id]: [SERVER_ERROR] })
 
@@ -316,9 +321,9 @@ test('the next round is due when the earliest waiting record is, not the latest'
 })
 
 test('a record still backing off sets the next round even when nothing was sent', async () => {
-  await store.enqueue(ADA, T0)
+  await store.enqueue(inquiryItem(ADA), T0)
   await store.mark(ADA.id, { attempts: 2, next_attempt_at: T0 + 20_000 })
-  await store.enqueue(BOB, T0)
+  await store.enqueue(inquiryItem(BOB), T0)
   await store.mark(BOB.id, { attempts: 1, next_attempt_at: T0 + 5_000 })
   const { send, sent } = scriptedSend({})
 
@@ -329,29 +334,29 @@ test('a record still backing off sets the next round even when nothing was sent'
 })
 
 test('sends the row exactly as it will be inserted: id, key_id and ciphertext, no bookkeeping', async () => {
-  await store.enqueue(ADA, T0)
+  await store.enqueue(inquiryItem(ADA), T0)
   const { send, sent } = scriptedSend({ [ADA.id]: [DELIVERED] })
 
   await flushOutbox(deps(send))
 
-  expect(sent).toStrictEqual([ADA])
+  expect(sent).toStrictEqual([inquiryItem(ADA)])
 })
 
 test('a damaged record among good ones: the good ones still go, the damaged one waits for the visitor', async () => {
-  await store.enqueue(ADA, T0)
+  await store.enqueue(inquiryItem(ADA), T0)
   await putRaw({
     id: 'not-a-uuid',
     state: 'pending',
     queued_at: '2025-03-01T08:59:00.000Z',
     sealed: 'Hello, plain text',
   })
-  await store.enqueue(BOB, T0 + 1)
+  await store.enqueue(inquiryItem(BOB), T0 + 1)
   clock = T0 + 10
   const { send, sent } = scriptedSend({ [ADA.id]: [DELIVERED], [BOB.id]: [DELIVERED] })
 
   const result = await flushOutbox(deps(send))
 
-  expect(sent.map((row) => row.id)).toStrictEqual([ADA.id, BOB.id])
+  expect(sent.map(itemId)).toStrictEqual([ADA.id, BOB.id])
   expect(result.delivered.map((record) => record.id)).toStrictEqual([ADA.id, BOB.id])
   expect(result.counts).toStrictEqual({ pending: 0, needsAttention: 1 })
   expect(result.nextAttemptAt).toBeNull()
@@ -417,9 +422,9 @@ test('a damaged record discarded by the visitor during the round is not reported
 })
 
 test('a round sends oldest first and tries every due record after a server error', async () => {
-  await store.enqueue(CY, T0 + 2)
-  await store.enqueue(ADA, T0)
-  await store.enqueue(BOB, T0 + 1)
+  await store.enqueue(inquiryItem(CY), T0 + 2)
+  await store.enqueue(inquiryItem(ADA), T0)
+  await store.enqueue(inquiryItem(BOB), T0 + 1)
   clock = T0 + 10
   const { send, sent } = scriptedSend({
     [ADA.id]: [SERVER_ERROR],
@@ -429,13 +434,13 @@ test('a round sends oldest first and tries every due record after a server error
 
   const result = await flushOutbox(deps(send))
 
-  expect(sent.map((row) => row.id)).toStrictEqual([ADA.id, BOB.id, CY.id])
+  expect(sent.map(itemId)).toStrictEqual([ADA.id, BOB.id, CY.id])
   expect(result.delivered.map((record) => record.id)).toStrictEqual([CY.id])
   expect(result.refused).toStrictEqual([])
 })
 
 test('a skipped round (someone else holds the lock) reports the counts it finds and sends nothing', async () => {
-  await store.enqueue(ADA, T0)
+  await store.enqueue(inquiryItem(ADA), T0)
   const { send, sent } = scriptedSend({})
 
   const result = await flushOutbox(deps(send, { withLock: async () => undefined }))
@@ -488,6 +493,73 @@ test.each([
 
   const result = await flushOutbox(deps(send))
 
-  expect(sent).toStrictEqual([{ ...ADA, sealed }])
+  expect(sent).toStrictEqual([inquiryItem({ ...ADA, sealed })])
   expect(result).toMatchObject({ skipped: false, counts: { pending: 0, needsAttention: 0 } })
+})
+
+test('records of every version flush: an inquiry queued before conversations (v1), one with its mailbox hash, and a thread message with its token', async () => {
+  const hash = `\\x${'ab'.repeat(32)}`
+  const token = 'cd'.repeat(32)
+  const message = {
+    id: '4f0a1b2c-3d4e-4f50-8a6b-7c8d9e0f1a2b',
+    mailbox_token: token,
+    sealed: fakeArmor('bXNn'),
+  }
+  await store.enqueue(inquiryItem(ADA), T0)
+  await store.enqueue(inquiryItem({ ...BOB, mailbox_hash: hash }), T0 + 1)
+  await store.enqueue({ kind: 'message', message }, T0 + 2)
+  expect(await rawRecords()).toMatchObject([
+    { v: 1, id: ADA.id },
+    { v: 2, kind: 'inquiry', id: BOB.id, mailbox_hash: hash },
+    { v: 2, kind: 'message', id: message.id, mailbox_token: token },
+  ])
+  // An old record has no mailbox hash, and gets none: it is sent as it was queued.
+  expect(Object.keys((await rawRecords())[0] as object)).not.toContain('mailbox_hash')
+
+  const { send, sent } = scriptedSend({
+    [ADA.id]: [DELIVERED],
+    [BOB.id]: [DELIVERED],
+    [message.id]: [DELIVERED],
+  })
+  clock = T0 + 10
+  const result = await flushOutbox(deps(send))
+
+  expect(sent).toStrictEqual([
+    inquiryItem(ADA),
+    inquiryItem({ ...BOB, mailbox_hash: hash }),
+    { kind: 'message', message },
+  ])
+  expect(result.delivered).toHaveLength(3)
+  // Delivered: the token leaves the device with the message.
+  expect(await rawRecords()).toStrictEqual([])
+})
+
+test('a thread message refused as closed waits for the visitor with its sentence; a damaged token is never sent', async () => {
+  const message = {
+    id: '5a1b2c3d-4e5f-4061-8b7c-8d9e0f1a2b3c',
+    mailbox_token: 'ef'.repeat(32),
+    sealed: fakeArmor('bXNn'),
+  }
+  await store.enqueue({ kind: 'message', message }, T0)
+  await putRaw({
+    v: 2,
+    kind: 'message',
+    id: CY.id,
+    mailbox_token: 'not a token',
+    sealed: fakeArmor('Y3k'),
+    queued_at: new Date(T0).toISOString(),
+    attempts: 0,
+    next_attempt_at: T0,
+    state: 'pending',
+    last_error: null,
+  })
+  const { send, sentIds } = scriptedSend({
+    [message.id]: [{ kind: 'refused', reason: 'threadClosed', detail: 'HTTP 409 thread_closed' }],
+  })
+  const result = await flushOutbox(deps(send))
+  expect(sentIds()).toStrictEqual([message.id])
+  expect(result.refused.map(({ message: sentence }) => sentence).sort()).toStrictEqual(
+    [failureMessages.damaged, threadFailureMessages.threadClosed].sort(),
+  )
+  expect(result.counts).toStrictEqual({ pending: 0, needsAttention: 2 })
 })

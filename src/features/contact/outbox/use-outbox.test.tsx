@@ -4,11 +4,11 @@ import 'fake-indexeddb/auto'
 import { IDBFactory } from 'fake-indexeddb'
 import { cleanup, renderHook, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
-import type { SealedRow } from '../../../shared/database-types'
+import type { OutboxItem } from './outbox-store'
 import { failureMessages, submitToasts } from '../contact-copy'
 import type { SendOutcome } from '../send-to-supabase'
 import { outboxCopy } from './outbox-copy'
-import { ADA, BOB, REFUSED } from '../contact-test-fixtures'
+import { ADA, BOB, inquiryItem, REFUSED } from '../contact-test-fixtures'
 
 /**
  * The outbox's owner as a page has it (fake IndexedDB, the real store, flush and lock), with only
@@ -18,8 +18,12 @@ import { ADA, BOB, REFUSED } from '../contact-test-fixtures'
 const REFUSED_DETAIL = REFUSED.detail
 
 const wire = vi.hoisted(() => ({ sent: [] as string[] }))
-vi.mock('../send-to-supabase', () => ({
-  sendSealed: async (row: SealedRow): Promise<SendOutcome> => (wire.sent.push(row.id), REFUSED),
+vi.mock('../send-to-supabase', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../send-to-supabase')>()),
+  sendQueued: async (item: OutboxItem): Promise<SendOutcome> => (
+    wire.sent.push(item.kind === 'inquiry' ? item.row.id : item.message.id),
+    REFUSED
+  ),
 }))
 
 let online = true
@@ -52,8 +56,8 @@ test('several queued messages refused in one round all reach the visitor: one to
   const { outbox, start, refusals } = await page()
   // Queued offline on an earlier visit; this page starts online and sends both in one round.
   online = false
-  await outbox.enqueue(ADA)
-  await outbox.enqueue(BOB)
+  await outbox.enqueue(inquiryItem(ADA))
+  await outbox.enqueue(inquiryItem(BOB))
   expect(wire.sent).toEqual([])
   online = true
   start()
@@ -75,9 +79,9 @@ test('several queued messages refused in one round all reach the visitor: one to
 
 test('refusals in separate rounds each keep their own toast, naming the message by its time and saying why', async () => {
   const { outbox, refusals } = await page()
-  await outbox.enqueue(ADA)
+  await outbox.enqueue(inquiryItem(ADA))
   await waitFor(() => expect(refusals()).toHaveLength(1))
-  await outbox.enqueue(BOB)
+  await outbox.enqueue(inquiryItem(BOB))
   await waitFor(() => expect(wire.sent).toEqual([ADA.id, BOB.id]))
 
   await waitFor(() => expect(refusals()).toHaveLength(2))
@@ -89,7 +93,7 @@ test('refusals in separate rounds each keep their own toast, naming the message 
 
 test('news of the same message replaces its older toast: a resend refused again leaves one toast', async () => {
   const { outbox, refusals } = await page()
-  await outbox.enqueue(ADA)
+  await outbox.enqueue(inquiryItem(ADA))
   await waitFor(() => expect(refusals()).toHaveLength(1))
   await outbox.resend(ADA.id)
   expect(wire.sent).toEqual([ADA.id, ADA.id])
@@ -100,7 +104,7 @@ test("a row the form gave up on (its signal aborted) is not stored, so nothing i
   const { outbox } = await page()
   const gaveUp = new AbortController()
   gaveUp.abort()
-  await outbox.enqueue(ADA, gaveUp.signal)
+  await outbox.enqueue(inquiryItem(ADA), gaveUp.signal)
   expect(await outbox.list()).toEqual([])
   expect(wire.sent).toEqual([])
 })

@@ -12,7 +12,7 @@ const announcer = () => import('../announce-results')
  * every page (about 0.5 KB gzip more on each, past the content pages' 80 KB budget).
  */
 export const outbox = createOutbox({
-  send: (row, signal) => sender().then(({ sendSealed }) => sendSealed(row, signal)),
+  send: (item, signal) => sender().then(({ sendQueued }) => sendQueued(item, signal)),
   announce: (result) => void announcer().then(({ announceFlush }) => announceFlush(result)),
   preload: () => Promise.all([sender(), announcer()]).then(() => undefined),
 })

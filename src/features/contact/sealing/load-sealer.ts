@@ -1,7 +1,8 @@
 /**
- * The one way into the crypto chunk. `seal-submission.ts` (age and its curves, about 50 KB gzip)
- * is only ever imported dynamically from here, so content pages never load it; the service worker
- * precaches it like every other asset, so sealing works offline.
+ * The one way into the crypto chunk. `seal-submission.ts` (age and its curves, the receipt's BIP39
+ * word list and HKDF: about 58 KB gzip) is only ever imported dynamically from here, so content
+ * pages never load it; the service worker precaches it like every other asset, so sealing works
+ * offline.
  */
 import { SealingError } from './sealing-error'
 

@@ -7,9 +7,19 @@
  * (src/shared/submission/README.md): this module only encrypts.
  */
 import { Encrypter, armor } from 'age-encryption'
+import {
+  deriveReceiptKeys,
+  generateReceipt,
+  type Receipt,
+} from '../../../shared/conversation/receipt'
 import type { SealedRow } from '../../../shared/database-types'
-import { padDocument, type SubmissionDocument } from '../../../shared/submission/sealed-document'
+import {
+  buildDocument,
+  padDocument,
+  type SubmissionDocument,
+} from '../../../shared/submission/sealed-document'
 import { isAgeArmor, keySetId } from '../../../shared/submission/sealed-row'
+import type { InquiryDraft, SealedInquiry } from '../submit-contact'
 import { SealingError } from './sealing-error.ts'
 
 function webCrypto(): Crypto {
@@ -28,7 +38,7 @@ function webCrypto(): Crypto {
  * An X25519 recipient as age itself reads it. Not the configuration's checker (lib/age-recipient):
  * importing it here would split it into a chunk of its own that every page then preloads.
  */
-function isSealableRecipient(recipient: unknown): boolean {
+export function isSealableRecipient(recipient: unknown): recipient is string {
   // The shape keeps out post-quantum and plugin recipients (longer) and uppercase spellings.
   if (typeof recipient !== 'string' || !/^age1[0-9a-z]{58}$/.test(recipient)) return false
   try {
@@ -40,13 +50,13 @@ function isSealableRecipient(recipient: unknown): boolean {
 }
 
 /** The recipient set, checked and de-duplicated (keySetId sorts it for the key_id). */
-function recipientSet(recipients: readonly string[]): string[] {
+export function recipientSet(recipients: readonly string[]): string[] {
   if (recipients.length === 0) throw new SealingError('no-recipients')
   if (!recipients.every(isSealableRecipient)) throw new SealingError('invalid-recipient')
   return [...new Set(recipients)]
 }
 
-function randomFiller(length: number, crypto: Crypto): string {
+export function randomFiller(length: number, crypto: Crypto = webCrypto()): string {
   const bytes = crypto.getRandomValues(new Uint8Array(Math.ceil((length * 3) / 4) + 3))
   // base64url: one byte per character in UTF-8 and nothing JSON needs to escape, so the filler
   // adds exactly `length` bytes to the document.
@@ -55,25 +65,35 @@ function randomFiller(length: number, crypto: Crypto): string {
 }
 
 /**
- * Seals a submission to every recipient (two or more during a key rotation, or with an escrow
- * key). Resolves to the row to insert, or throws a SealingError: it never returns plaintext.
+ * Seals a submission to every recipient of the agency's set (two or more during a key rotation, or
+ * with an escrow key) and to the visitor's own `reply_to`, so the receipt reads the inquiry back.
+ * The row's key_id stays the agency set's: the database knows that set, never the visitor's key.
+ * Resolves to the row to insert, or throws a SealingError: it never returns plaintext.
  */
 export async function sealSubmission(
   doc: SubmissionDocument,
   recipients: readonly string[],
 ): Promise<SealedRow> {
   const recipientsInSet = recipientSet(recipients)
+  if (!isSealableRecipient(doc.reply_to)) throw new SealingError('encrypt-failed')
   const crypto = webCrypto()
   const key_id = await keySetId(recipientsInSet)
   const plaintext = padDocument(doc, (length) => randomFiller(length, crypto))
+  const sealed = await sealText(plaintext, [...recipientsInSet, doc.reply_to])
+  return { id: doc.id, key_id, sealed }
+}
 
+/**
+ * Encrypts `plaintext` to `recipients` (already checked) as an age armor, or throws a
+ * SealingError. Every sealed thing (an inquiry, a follow-up) leaves through here.
+ */
+export async function sealText(plaintext: string, recipients: readonly string[]): Promise<string> {
   const encrypter = new Encrypter()
   try {
-    for (const recipient of recipientsInSet) encrypter.addRecipient(recipient)
+    for (const recipient of new Set(recipients)) encrypter.addRecipient(recipient)
   } catch (cause) {
     throw new SealingError('invalid-recipient', { cause })
   }
-
   let sealed: string
   try {
     sealed = armor.encode(await encrypter.encrypt(plaintext))
@@ -85,7 +105,35 @@ export async function sealSubmission(
   if (!isAgeArmor(sealed)) {
     throw new SealingError('encrypt-failed')
   }
-  return { id: doc.id, key_id, sealed }
+  return sealed
+}
+
+/** `\x` and 64 hex characters: how PostgREST takes a bytea, for `mailbox_hash`. */
+export const asBytea = (hex: string) => `\\x${hex}`
+
+/**
+ * The inquiry as the form sends it: a receipt (made here, in the crypto chunk, unless this draft
+ * already has one from an earlier try: a retry must keep it, or a row stored by the first try
+ * would answer to a receipt the visitor never saw), its keys, the version 2 document with the
+ * visitor's recipient inside, sealed; the row carries the mailbox token's hash, never the token.
+ */
+export async function sealInquiry(
+  draft: InquiryDraft,
+  recipients: readonly string[],
+  earlier: Receipt | null,
+): Promise<SealedInquiry> {
+  const checked = recipientSet(recipients)
+  webCrypto()
+  const receipt = earlier ?? generateReceipt()
+  const keys = await deriveReceiptKeys(receipt)
+  const document = buildDocument(draft.fields, {
+    id: draft.id,
+    now: draft.now,
+    userAgent: draft.userAgent,
+    replyTo: keys.recipient,
+  })
+  const row = await sealSubmission(document, checked)
+  return { row: { ...row, mailbox_hash: asBytea(keys.mailboxHash) }, receipt }
 }
 
 /** A recipient whose identity was generated once and thrown away: nobody can open what it seals. */

@@ -1,0 +1,116 @@
+import { useId, useRef, useState, type FormEvent } from 'react'
+import { repliesFieldClasses as inputClasses } from './replies-field'
+import { THREAD_MESSAGE_MAX } from '../../../shared/conversation/thread-message'
+import type { Conversation, OpenedMessage } from './open-conversation'
+import { conversationCopy as copy, formatWhen } from './replies-copy'
+import { sendFollowUp, type FollowUpDependencies } from './send-follow-up'
+
+/**
+ * An open conversation: its status, the messages opened in this browser (oldest first), and the
+ * form to write back. Loaded after "Open", with the crypto.
+ */
+export function ConversationView({
+  conversation,
+  dependencies,
+}: {
+  conversation: Conversation
+  dependencies: FollowUpDependencies
+}) {
+  const fieldId = useId()
+  const statusId = useId()
+  const [messages, setMessages] = useState<OpenedMessage[]>(conversation.messages)
+  const [body, setBody] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null)
+  // One id per draft, kept across retries: a retry that reaches a stored message answers 409.
+  const draftId = useRef<string | null>(null)
+  const closed = conversation.status === 'closed'
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (busy) return
+    setBusy(true)
+    draftId.current ??= crypto.randomUUID()
+    const id = draftId.current
+    const result = await sendFollowUp(body, id, dependencies)
+    setBusy(false)
+    if (result.kind === 'failed') {
+      if (result.detail !== 'empty') console.error('A follow-up was not sent:', result.detail)
+      setStatus({ text: result.message, error: true })
+      return
+    }
+    setMessages((shown) => [
+      ...shown,
+      { id, from: 'visitor', at: new Date().toISOString(), body: body.trim(), inquiry: false },
+    ])
+    draftId.current = null
+    setBody('')
+    setStatus({ text: result.kind === 'sent' ? copy.sent : copy.queued, error: false })
+  }
+
+  return (
+    <section aria-labelledby={`${fieldId}-heading`} className="grid gap-6">
+      <div>
+        <h2 id={`${fieldId}-heading`} className="text-2xl font-semibold">
+          {copy.heading(conversation.reference)}
+        </h2>
+        <p className="mt-2 text-muted">
+          {conversation.status === 'closed'
+            ? copy.status.closed(conversation.deleteBy && formatWhen(conversation.deleteBy))
+            : copy.status[conversation.status]}
+        </p>
+      </div>
+      <ol aria-label={copy.threadLabel} className="grid gap-4">
+        {messages.map((message) => (
+          <li
+            key={message.id}
+            className={`rounded-xl border p-4 ${message.from === 'agency' ? 'border-mint/50 bg-surface-raised' : 'border-line bg-ink'}`}
+          >
+            <p className="text-sm text-muted">
+              <span className="font-semibold text-text">
+                {message.from === 'agency' ? copy.agency : copy.you}
+              </span>
+              {message.inquiry ? ` · ${copy.inquiry}` : ''} ·{' '}
+              <time dateTime={message.at}>{formatWhen(message.at)}</time>
+            </p>
+            <p className="mt-2 break-words whitespace-pre-wrap">
+              {message.body ?? <em className="text-muted">{copy.unopenable}</em>}
+            </p>
+          </li>
+        ))}
+      </ol>
+      {!closed && (
+        <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-3">
+          <label htmlFor={fieldId} className="text-sm font-medium text-text">
+            {copy.messageLabel}
+          </label>
+          <textarea
+            id={fieldId}
+            value={body}
+            onChange={(event) => setBody(event.target.value)}
+            required
+            rows={5}
+            maxLength={THREAD_MESSAGE_MAX}
+            aria-invalid={status?.error === true}
+            aria-describedby={status ? statusId : undefined}
+            className={`${inputClasses} min-h-[120px] resize-y`}
+          />
+          <button
+            type="submit"
+            disabled={busy}
+            className="inline-flex min-h-12 w-full items-center justify-center rounded-full bg-mint px-6 py-3 font-semibold text-on-accent hover:bg-mint-strong disabled:opacity-70"
+          >
+            {busy ? copy.sending : copy.send}
+          </button>
+        </form>
+      )}
+      <p
+        id={statusId}
+        role="status"
+        className={`min-h-5 text-sm ${status?.error ? 'text-danger' : 'text-muted'}`}
+      >
+        {status?.text ?? ''}
+      </p>
+    </section>
+  )
+}

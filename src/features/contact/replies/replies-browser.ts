@@ -1,0 +1,22 @@
+import { outbox } from '../outbox/use-outbox'
+import type { RepliesDependencies } from './replies-reader'
+
+// Loaded when the visitor presses "Open": the crypto, the Supabase client, the thread's calls.
+const crypto = () => import('./open-conversation')
+const rpc = () => import('../send-to-supabase')
+
+/** What /replies uses in the browser: the crypto chunk, Supabase, the contact form's outbox. */
+export const browserRepliesDependencies: RepliesDependencies = {
+  open: async (text) => {
+    const opened = await (await crypto()).openConversation(text)
+    // Writing back may have to queue offline: fetch the outbox's storage code while online.
+    if (opened.kind === 'opened') outbox.preload()
+    return opened
+  },
+  followUp: (conversation) => ({
+    seal: async (body, id, now) => (await crypto()).sealFollowUp(body, conversation, id, now),
+    send: async (message) => (await rpc()).sendThreadMessage(message),
+    enqueue: (item) => outbox.enqueue(item),
+    isOnline: () => navigator.onLine,
+  }),
+}

@@ -1,0 +1,60 @@
+import { REQUIRED_FIELDS_MESSAGE, failureMessages, submitToasts } from '../contact-copy'
+import type { OutboxFailureReason } from '../outbox/outbox-flush'
+import type { OutboxItem, QueuedThreadMessage } from '../outbox/outbox-store'
+import type { SendOutcome } from '../send-to-supabase'
+import { threadFailureMessages } from '../send-to-supabase'
+
+/** What "Send securely" on /replies needs: seal, send, queue, and whether the browser is online. */
+export type FollowUpDependencies = {
+  /** Seals the body (with the draft's id, kept across retries); throws a SealingError. */
+  seal: (body: string, id: string, now: number) => Promise<QueuedThreadMessage>
+  send: (message: QueuedThreadMessage) => Promise<SendOutcome<OutboxFailureReason>>
+  enqueue: (item: OutboxItem) => Promise<void>
+  isOnline: () => boolean
+}
+
+export type FollowUpResult =
+  { kind: 'sent' } | { kind: 'queued' } | { kind: 'failed'; message: string; detail: unknown }
+
+const sentence: Record<OutboxFailureReason, string> = {
+  ...failureMessages,
+  ...threadFailureMessages,
+}
+
+/**
+ * A follow-up, by the contact form's rules: empty after trimming is refused with the form's
+ * sentence; it is sealed before anything else; offline or with no usable answer the sealed message
+ * is queued in the same outbox (with the mailbox token, until sent); a refusal keeps the text.
+ */
+export async function sendFollowUp(
+  body: string,
+  id: string,
+  deps: FollowUpDependencies,
+): Promise<FollowUpResult> {
+  if (body.trim() === '') {
+    return { kind: 'failed', message: REQUIRED_FIELDS_MESSAGE, detail: 'empty' }
+  }
+  let message: QueuedThreadMessage
+  try {
+    message = await deps.seal(body, id, Date.now())
+  } catch (error) {
+    const text =
+      error instanceof Error && error.name === 'SealingError'
+        ? error.message
+        : submitToasts.notSealed
+    return { kind: 'failed', message: text, detail: error }
+  }
+  if (deps.isOnline()) {
+    const outcome = await deps.send(message)
+    if (outcome.kind === 'delivered') return { kind: 'sent' }
+    if (outcome.kind !== 'no-answer') {
+      return { kind: 'failed', message: sentence[outcome.reason], detail: outcome.detail }
+    }
+  }
+  try {
+    await deps.enqueue({ kind: 'message', message })
+    return { kind: 'queued' }
+  } catch (error) {
+    return { kind: 'failed', message: submitToasts.notSaved, detail: error }
+  }
+}

@@ -1,0 +1,153 @@
+import { execFile } from 'node:child_process'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { armor, Encrypter, identityToRecipient } from 'age-encryption'
+import pg from 'pg'
+import {
+  deriveReceiptKeys,
+  generateReceipt,
+  type ReceiptKeys,
+} from '../../src/shared/conversation/receipt'
+import { buildThreadMessage, padThreadMessage } from '../../src/shared/conversation/thread-message'
+import { buildDocument, padDocument, padJson } from '../../src/shared/submission/sealed-document'
+import { keySetId } from '../../src/shared/submission/sealed-row'
+import { DEMO_JWT_SECRET, signApiKeys } from '../../supabase/local/gateway'
+import { E2E_API_URL, E2E_DB_URL } from './ports'
+import { devIdentity } from './staff-inbox'
+
+/**
+ * The visitor's side of a sealed conversation, made in the test with the contract's own modules
+ * (src/shared/conversation, src/shared/submission), for browser tests of the inbox: an inquiry
+ * sealed as the site seals one (to the agency's development key and the receipt's recipient) and
+ * stored, and a visitor's message added through `add_to_thread` as the replies page would.
+ */
+
+const filler = (length: number) => randomBytes(length).toString('base64url').slice(0, length)
+
+/** The development identity's secret and recipient (the agency's key in the e2e run). */
+export async function agencyKey(): Promise<{ identity: string; recipient: string }> {
+  const identity = (await devIdentity()).trim().split('\n').at(-1) ?? ''
+  return { identity, recipient: await identityToRecipient(identity) }
+}
+
+async function seal(plaintext: string, recipients: string[]): Promise<string> {
+  const encrypter = new Encrypter()
+  for (const recipient of recipients) encrypter.addRecipient(recipient)
+  return armor.encode(await encrypter.encrypt(plaintext))
+}
+
+async function sql<Row extends pg.QueryResultRow>(text: string, params: unknown[]): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: E2E_DB_URL })
+  await client.connect()
+  try {
+    return (await client.query<Row>(text, params)).rows
+  } finally {
+    await client.end()
+  }
+}
+
+export type Fields = { name: string; contact: string; message: string }
+
+export type StoredInquiry = { id: string; reference: string; receipt: ReceiptKeys | null }
+
+/**
+ * An inquiry stored as the site stores one. Version 2 (the default): a receipt is made, its
+ * recipient goes inside the document as `reply_to`, the document is sealed to the agency's key and
+ * to it, and the row carries the mailbox hash. Version 1: as before sealed replies, no thread.
+ */
+export async function storeInquiry(fields: Fields, version: 1 | 2 = 2): Promise<StoredInquiry> {
+  const agency = await agencyKey()
+  const id = randomUUID()
+  const base = { ...fields, project_type: null, budget: null }
+  const context = { id, now: Date.now(), userAgent: 'e2e' }
+  let sealed: string
+  let receipt: ReceiptKeys | null = null
+  if (version === 2) {
+    receipt = await deriveReceiptKeys(generateReceipt())
+    const document = buildDocument(base, { ...context, replyTo: receipt.recipient })
+    sealed = await seal(padDocument(document, filler), [agency.recipient, receipt.recipient])
+  } else {
+    const { reply_to: _none, ...document } = buildDocument(base, { ...context, replyTo: '' })
+    sealed = await seal(padJson({ v: 1, ...document }, filler), [agency.recipient])
+  }
+  await sql(
+    `insert into public.contact_submissions (id, key_id, sealed, mailbox_hash)
+     values ($1, $2, $3, decode($4, 'hex'))`,
+    [id, await keySetId([agency.recipient]), sealed, receipt?.mailboxHash ?? null],
+  )
+  return { id, reference: id.slice(0, 8), receipt }
+}
+
+/**
+ * A visitor's message, sealed to the agency's key and the receipt's own recipient and added with
+ * the receipt's mailbox token through `add_to_thread`, as the anonymous replies page does.
+ */
+export async function addVisitorMessage(inquiry: StoredInquiry, body: string): Promise<string> {
+  if (!inquiry.receipt) throw new Error('a version 1 inquiry has no thread')
+  const agency = await agencyKey()
+  const id = randomUUID()
+  const message = buildThreadMessage(body, {
+    id,
+    inquiryId: inquiry.id,
+    from: 'visitor',
+    now: Date.now(),
+  })
+  const sealed = await seal(padThreadMessage(message, filler), [
+    agency.recipient,
+    inquiry.receipt.recipient,
+  ])
+  const { anonKey } = await signApiKeys(DEMO_JWT_SECRET)
+  const answer = await fetch(`${E2E_API_URL}/rest/v1/rpc/add_to_thread`, {
+    method: 'POST',
+    headers: {
+      apikey: anonKey,
+      authorization: `Bearer ${anonKey}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({
+      mailbox_token: inquiry.receipt.mailboxToken,
+      message_id: id,
+      sealed,
+    }),
+  })
+  if (!answer.ok) throw new Error(`add_to_thread answered ${answer.status}: ${await answer.text()}`)
+  return id
+}
+
+export type MessageRow = {
+  id: string
+  submission_id: string
+  direction: 'visitor' | 'agency'
+  sealed: string
+  author_email: string | null
+  created_at: Date
+}
+
+/** An inquiry's stored thread after the inquiry itself, oldest first. */
+export const messagesOf = (submissionId: string) =>
+  sql<MessageRow>(
+    'select * from public.contact_messages where submission_id = $1 order by created_at, id',
+    [submissionId],
+  )
+
+/**
+ * Decrypts with the stock `age` command and one identity, as a person would with
+ * `age -d -i key.txt`: the identity sits in a file of its own for the call, then is removed.
+ */
+export async function ageDecrypt(sealed: string, identity: string): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), 'age-identity-'))
+  const file = join(folder, 'key.txt')
+  try {
+    await writeFile(file, `${identity}\n`, { mode: 0o600 })
+    const child = promisify(execFile)('age', ['--decrypt', '--identity', file], {
+      encoding: 'utf8',
+    })
+    child.child.stdin?.end(sealed)
+    return (await child).stdout
+  } finally {
+    await rm(folder, { recursive: true, force: true })
+  }
+}
