@@ -1,0 +1,169 @@
+/**
+ * `npm run bench`, the visitor's replies page (issue 24): against a local backend of its own (a
+ * throwaway folder) holding one inquiry with a thread of 20 messages (the inquiry and 19 after it,
+ * the agency's and the visitor's in turn), and a build of the site pointed at it.
+ *
+ * - With the CPU slowed 4x (Chromium's throttling), median of 5 page loads: from pressing "Open"
+ *   with the receipt typed to the 20th message on screen takes at most 1 s (the receipt read, its
+ *   keys derived, the thread fetched and every message opened in the browser).
+ *
+ * Writes bench-results/replies.json; exits 1 if the target is missed.
+ */
+import { execFileSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, expect } from '@playwright/test'
+import { armor, Encrypter } from 'age-encryption'
+import { preview } from 'vite'
+import { conversationCopy, repliesCopy } from '../../src/features/contact/replies/replies-copy'
+import { deriveReceiptKeys, generateReceipt } from '../../src/shared/conversation/receipt'
+import { buildThreadMessage, padThreadMessage } from '../../src/shared/conversation/thread-message'
+import { buildDocument, padDocument } from '../../src/shared/submission/sealed-document'
+import { keySetId } from '../../src/shared/submission/sealed-row'
+import { ensureDevIdentity } from '../../supabase/local/dev-identity'
+import { startLocalBackend } from '../../supabase/local/local-backend'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
+import { median } from './lighthouse-audit'
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5)
+const MESSAGES = 20
+const CPU_SLOWDOWN = 4
+const API_PORT = 54371
+const SITE_PORT = 4197
+const TARGET_OPEN_MS = 1000
+
+const filler = (length: number) => 'A'.repeat(length)
+
+async function seal(plaintext: string, recipients: string[]): Promise<string> {
+  const encrypter = new Encrypter()
+  for (const recipient of recipients) encrypter.addRecipient(recipient)
+  return armor.encode(await encrypter.encrypt(plaintext))
+}
+
+/** The inquiry as the site seals it, and 19 messages after it, as the inbox and /replies seal them. */
+async function seedThread(
+  query: (sql: string, params: unknown[]) => Promise<unknown>,
+  agencyRecipient: string,
+): Promise<string> {
+  const receipt = generateReceipt()
+  const keys = await deriveReceiptKeys(receipt)
+  const id = randomUUID()
+  const start = Date.now() - MESSAGES * 60_000
+  const document = buildDocument(
+    {
+      name: 'Bench visitor',
+      contact: '@bench_visitor',
+      project_type: 'community-building',
+      budget: '25k-50k',
+      message: `A launch plan with a community and a budget. `.repeat(60),
+    },
+    { id, now: start, userAgent: 'bench', replyTo: keys.recipient },
+  )
+  const recipients = [agencyRecipient, keys.recipient]
+  await query(
+    `insert into public.contact_submissions (id, key_id, sealed, mailbox_hash, created_at)
+     values ($1, $2, $3, decode($4, 'hex'), $5)`,
+    [
+      id,
+      await keySetId([agencyRecipient]),
+      await seal(padDocument(document, filler), recipients),
+      keys.mailboxHash,
+      new Date(start),
+    ],
+  )
+  for (let index = 1; index < MESSAGES; index += 1) {
+    const from = index % 2 === 1 ? 'agency' : 'visitor'
+    const messageId = randomUUID()
+    const body = `Message ${index}: ${'Thanks, here is what we propose for the next step. '.repeat(20)}`
+    const now = start + index * 60_000
+    const message = buildThreadMessage(body, { id: messageId, inquiryId: id, from, now })
+    await query(
+      `insert into public.contact_messages (id, submission_id, direction, sealed, author_email, created_at)
+       values ($1, $2, $3, $4, $5, $6)`,
+      [
+        messageId,
+        id,
+        from,
+        await seal(padThreadMessage(message, filler), recipients),
+        from === 'agency' ? 'staff@example.com' : null,
+        new Date(now),
+      ],
+    )
+  }
+  return receipt
+}
+
+async function main() {
+  const work = await mkdtemp(join(tmpdir(), 'bench-replies-'))
+  const backendDir = join(work, 'backend')
+  const outDir = join(work, 'dist')
+  const backend = await startLocalBackend({ apiPort: API_PORT, dbPort: null, backendDir })
+  const report: Record<string, unknown> = {}
+  let missed = false
+  try {
+    const { recipient } = await ensureDevIdentity(backendDir)
+    const receipt = await seedThread((sql, params) => backend.db.query(sql, params), recipient)
+    // Reads are limited per mailbox (60 an hour): the bench opens the thread a few times only.
+    const env = { ...process.env, VITE_SUPABASE_URL: backend.url, LOCAL_BACKEND_DIR: backendDir }
+    const vite = (...args: string[]) =>
+      execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', ...args], {
+        env,
+        stdio: 'inherit',
+      })
+    vite('--ssr', 'src/app/entry-prerender.tsx')
+    vite('--outDir', outDir)
+    const server = await preview({
+      build: { outDir },
+      preview: { host: '127.0.0.1', port: SITE_PORT, strictPort: true },
+      logLevel: 'warn',
+    })
+    try {
+      const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+      try {
+        const runs: number[] = []
+        for (let run = 0; run < RUNS; run += 1) {
+          const page = await browser.newPage({ viewport: { width: 375, height: 812 } })
+          await page.goto(`http://127.0.0.1:${SITE_PORT}/replies`)
+          const cdp = await page.context().newCDPSession(page)
+          await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
+          await page.getByRole('textbox', { name: repliesCopy.receiptLabel }).fill(receipt)
+          const open = page.getByRole('button', { name: repliesCopy.open })
+          const thread = page.getByRole('list', { name: conversationCopy.threadLabel })
+          const started = Date.now()
+          await open.click()
+          await expect(thread.locator(':scope > li')).toHaveCount(MESSAGES, { timeout: 30_000 })
+          runs.push(Date.now() - started)
+          await page.close()
+        }
+        report.openMs = median(runs)
+        report.runs = runs
+        missed = (report.openMs as number) > TARGET_OPEN_MS
+      } finally {
+        await browser.close()
+      }
+    } finally {
+      await new Promise<void>((done) => server.httpServer.close(() => done()))
+    }
+  } finally {
+    await backend.close()
+    await rm(work, { recursive: true, force: true })
+  }
+
+  console.table([{ messages: MESSAGES, cpuSlowdown: CPU_SLOWDOWN, ...report, runs: undefined }])
+  console.log('open runs (ms):', JSON.stringify(report.runs))
+  await mkdir('bench-results', { recursive: true })
+  await writeFile(
+    'bench-results/replies.json',
+    `${JSON.stringify({ runs: RUNS, messages: MESSAGES, cpuSlowdown: CPU_SLOWDOWN, targetOpenMs: TARGET_OPEN_MS, report }, null, 2)}\n`,
+  )
+  if (missed) {
+    console.log(
+      `Replies target missed: ${String(report.openMs)} ms from Open to ${MESSAGES} messages.`,
+    )
+    process.exitCode = 1
+  } else console.log('Replies target met.')
+}
+
+await main()
