@@ -90,6 +90,21 @@ function setup(overrides: Partial<SubmitDependencies> = {}) {
   }
 }
 
+/** What a screen reader reads after the field's name: its aria-describedby elements' text. */
+const description = (field: HTMLElement) =>
+  (field.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent ?? '')
+    .filter(Boolean)
+    .join(' ')
+
+/** The polite live region tied to a field by aria-describedby (its note). */
+const liveNote = (field: HTMLElement) =>
+  (field.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id))
+    .find((element) => element?.getAttribute('aria-live') === 'polite')
+
 const toastTitles = () => getToasts().map((toast) => toast.title)
 
 beforeEach(() => resetToasts())
@@ -141,10 +156,7 @@ describe('ContactForm', () => {
     expect(dependencies.seal).not.toHaveBeenCalled()
     expect(dependencies.send).not.toHaveBeenCalled()
     expect(fields.name.getAttribute('aria-invalid')).toBe('true')
-    const describedBy = fields.name.getAttribute('aria-describedby')
-    expect(describedBy && document.getElementById(describedBy)?.textContent).toBe(
-      'Enter your name or an alias.',
-    )
+    expect(description(fields.name)).toBe('Enter your name or an alias.')
     expect(fields.name).toHaveProperty('value', '   ')
   })
 
@@ -400,5 +412,89 @@ describe('ContactForm', () => {
           .map((toast) => toast.title),
       ).toEqual([submitToasts.sent.title]),
     )
+  })
+})
+
+describe('ContactForm: nothing typed is cut off', () => {
+  const BRIEF_OVER =
+    'The brief is 6,000 characters; the limit is 5,000: shorten it, or send the rest in a second message'
+
+  it('keeps a pasted 6,000-character brief whole, says the sentence, and sends nothing', async () => {
+    const { dependencies, user, fields, submit } = setup()
+    await user.type(fields.name, 'Ada')
+    await user.type(fields.contact, '@ada_l')
+    const brief = 'x'.repeat(6000)
+    await user.click(fields.message)
+    await user.paste(brief)
+    for (const field of [fields.name, fields.contact, fields.message])
+      expect(field.hasAttribute('maxlength')).toBe(false)
+    expect(fields.message).toHaveProperty('value', brief)
+    expect(liveNote(fields.message)?.textContent).toBe(BRIEF_OVER)
+    expect(fields.message.getAttribute('aria-invalid')).toBe('true')
+    await submit()
+    expect(toastTitles()).toEqual([submitToasts.invalid.title])
+    expect(dependencies.seal).not.toHaveBeenCalled()
+    expect(dependencies.send).not.toHaveBeenCalled()
+    expect(dependencies.enqueue).not.toHaveBeenCalled()
+    expect(fields.message).toHaveProperty('value', brief)
+    // Said once, not once in the note and again as the submit's error.
+    expect(description(fields.message)).toBe(BRIEF_OVER)
+    expect(screen.getAllByText(BRIEF_OVER)).toHaveLength(1)
+  })
+
+  it('sends once the brief is shortened to the limit', async () => {
+    const { dependencies, user, fields, submit } = setup()
+    await user.type(fields.name, 'Ada')
+    await user.type(fields.contact, '@ada_l')
+    await user.click(fields.message)
+    await user.paste('x'.repeat(5001))
+    expect(liveNote(fields.message)?.textContent).toBe(
+      'The brief is 5,001 characters; the limit is 5,000: shorten it, or send the rest in a second message',
+    )
+    await user.type(fields.message, '{Backspace}')
+    expect(liveNote(fields.message)?.textContent).toBe('0 characters left')
+    expect(fields.message.getAttribute('aria-invalid')).toBe('false')
+    await submit()
+    await waitFor(() => expect(dependencies.send).toHaveBeenCalledTimes(1))
+    expect(dependencies.seal.mock.calls[0]?.[0].fields.message).toHaveLength(5000)
+  })
+
+  it('counts down from 80 % of each limit in a polite live region tied to the field', async () => {
+    const { user, fields } = setup()
+    for (const [field, limit] of [
+      [fields.name, 120],
+      [fields.contact, 200],
+      [fields.message, 5000],
+    ] as const) {
+      const near = Math.ceil(limit * 0.8)
+      await user.click(field)
+      await user.paste('y'.repeat(near - 1))
+      // Present and empty before the limit nears, so it is announced when it changes.
+      expect(liveNote(field)?.textContent).toBe('')
+      await user.type(field, 'y')
+      expect(liveNote(field)?.textContent).toBe(
+        `${(limit - near).toLocaleString('en-US')} characters left`,
+      )
+    }
+  })
+
+  it('gives the name and the contact their own over-limit sentence, typed past the limit', async () => {
+    const { dependencies, user, fields, submit } = setup()
+    await user.click(fields.name)
+    await user.paste('n'.repeat(120))
+    await user.type(fields.name, 'nn')
+    expect(fields.name).toHaveProperty('value', 'n'.repeat(122))
+    expect(liveNote(fields.name)?.textContent).toBe(
+      'The name is 122 characters; the limit is 120: shorten it',
+    )
+    await user.click(fields.contact)
+    await user.paste('c'.repeat(1500))
+    expect(liveNote(fields.contact)?.textContent).toBe(
+      'The contact is 1,500 characters; the limit is 200: shorten it',
+    )
+    await user.type(fields.message, 'A short brief.')
+    await submit()
+    expect(dependencies.seal).not.toHaveBeenCalled()
+    expect(document.activeElement).toBe(fields.name)
   })
 })

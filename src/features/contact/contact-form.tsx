@@ -8,10 +8,10 @@ import { announceSubmit } from './announce-results'
 import { siteEnv } from '../../lib/env'
 import { useHydrated } from '../../lib/use-hydrated'
 import { formCopy, submitToasts } from './contact-copy'
+import { LimitedField } from './limited-field'
 import type { Receipt } from '../../shared/conversation/receipt'
 import {
   BUDGET_OPTIONS,
-  LIMITS,
   PROJECT_TYPE_OPTIONS,
   submissionFieldsSchema,
   type SubmissionFields,
@@ -90,6 +90,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   const idPrefix = useId()
   const {
     register,
+    control,
     handleSubmit,
     reset,
     setFocus,
@@ -203,12 +204,13 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
           <legend className="sr-only">Your project</legend>
           <div className="grid gap-5 sm:grid-cols-2">
             {textInputs.map(({ name, copy, attributes }) => (
-              <FormField
+              <LimitedField
                 key={name}
+                control={control}
+                name={name}
                 id={fieldId(name)}
                 label={copy.label}
-                required
-                error={errors[name]?.message}
+                error={errors[name]}
               >
                 {(a11y) => (
                   <input
@@ -218,11 +220,10 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
                     required
                     {...attributes}
                     placeholder={copy.placeholder}
-                    maxLength={LIMITS[name]}
                     className={inputClasses}
                   />
                 )}
-              </FormField>
+              </LimitedField>
             ))}
           </div>
           <div className="grid gap-5 sm:grid-cols-2">
@@ -246,11 +247,12 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
               </FormField>
             ))}
           </div>
-          <FormField
+          <LimitedField
+            control={control}
+            name="message"
             id={fieldId('message')}
             label={formCopy.message.label}
-            required
-            error={errors.message?.message}
+            error={errors.message}
           >
             {(a11y) => (
               <textarea
@@ -259,11 +261,10 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
                 required
                 rows={6}
                 placeholder={formCopy.message.placeholder}
-                maxLength={LIMITS.message}
                 className={`${inputClasses} min-h-[150px] resize-y`}
               />
             )}
-          </FormField>
+          </LimitedField>
           <button
             ref={submitButton}
             type="submit"

@@ -72,8 +72,22 @@ describe('contact form schema', () => {
       ).toBe(true)
       const over = contactFormSchema.safeParse({ ...filled, [field]: 'x'.repeat(limit + 1) })
       expect(over.success, field).toBe(false)
-      expect(over.error?.issues[0]?.message).toBe(FIELD_MESSAGES.tooLong(limit))
+      expect(over.error?.issues[0]?.message).toBe(FIELD_MESSAGES.tooLong(field, limit + 1))
     }
+  })
+
+  it('says how long over-limit text is, trimmed, with thousands separators', () => {
+    const message = (field: 'name' | 'contact' | 'message', text: string) =>
+      contactFormSchema.safeParse({ ...filled, [field]: text }).error?.issues[0]?.message
+    expect(message('message', ` ${'x'.repeat(6000)}\n`)).toBe(
+      'The brief is 6,000 characters; the limit is 5,000: shorten it, or send the rest in a second message',
+    )
+    expect(message('name', 'x'.repeat(130))).toBe(
+      'The name is 130 characters; the limit is 120: shorten it',
+    )
+    expect(message('contact', 'x'.repeat(1234))).toBe(
+      'The contact is 1,234 characters; the limit is 200: shorten it',
+    )
   })
 
   it('counts the limit after trimming', () => {

@@ -63,17 +63,44 @@ export const LIMITS = {
   userAgent: 512,
 } as const
 
+/** The fields with a limit a visitor can reach, and how their over-limit sentence names them. */
+export type LimitedField = 'name' | 'contact' | 'message'
+const fieldNouns: Record<LimitedField, string> = {
+  name: 'name',
+  contact: 'contact',
+  message: 'brief',
+}
+/** A count as the page writes it: with thousands separators (6,000). */
+const characters = (count: number) => count.toLocaleString('en-US')
+
 /** What the form says beside a field that fails the schema. */
 export const FIELD_MESSAGES = {
   nameRequired: 'Enter your name or an alias.',
   contactRequired: 'Enter an email address, Telegram handle or WhatsApp number.',
   messageRequired: 'Tell us briefly about your project.',
-  tooLong: (limit: number) => `Keep this under ${limit.toLocaleString('en-US')} characters.`,
+  /**
+   * Text over a limit stays in the field whole (nothing is cut off); this says by how much, and
+   * what to do. `length` counts after trimming, as the limit does.
+   */
+  tooLong: (field: LimitedField, length: number) =>
+    `The ${fieldNouns[field]} is ${characters(length)} characters; the limit is ${characters(LIMITS[field])}: ${
+      field === 'message' ? 'shorten it, or send the rest in a second message' : 'shorten it'
+    }`,
+  /** The count shown once a field nears its limit. */
+  charactersLeft: (left: number) =>
+    `${characters(left)} ${left === 1 ? 'character' : 'characters'} left`,
   unknownOption: 'Choose one of the listed options.',
 } as const
 
-const requiredText = (limit: number, requiredMessage: string) =>
-  z.string().trim().min(1, requiredMessage).max(limit, FIELD_MESSAGES.tooLong(limit))
+const requiredText = (field: LimitedField, requiredMessage: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, requiredMessage)
+    .max(LIMITS[field], {
+      // The check sees the trimmed text: the sentence gives the length the limit counts.
+      error: (issue) => FIELD_MESSAGES.tooLong(field, String(issue.input).length),
+    })
 
 /** An optional dropdown: the empty choice becomes null (spec §5). */
 const optionalChoice = <T extends string>(values: readonly [T, ...T[]]) =>
@@ -88,11 +115,11 @@ const optionalChoice = <T extends string>(values: readonly [T, ...T[]]) =>
  * and turns unchosen dropdowns into null.
  */
 export const submissionFieldsSchema = z.object({
-  name: requiredText(LIMITS.name, FIELD_MESSAGES.nameRequired),
-  contact: requiredText(LIMITS.contact, FIELD_MESSAGES.contactRequired),
+  name: requiredText('name', FIELD_MESSAGES.nameRequired),
+  contact: requiredText('contact', FIELD_MESSAGES.contactRequired),
   project_type: optionalChoice(PROJECT_TYPE_VALUES),
   budget: optionalChoice(BUDGET_VALUES),
-  message: requiredText(LIMITS.message, FIELD_MESSAGES.messageRequired),
+  message: requiredText('message', FIELD_MESSAGES.messageRequired),
 })
 
 /** What the inputs hold. */
