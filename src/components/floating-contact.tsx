@@ -49,7 +49,7 @@ export function FloatingContact() {
     <aside
       aria-label="Quick contact"
       data-aside={typing || undefined}
-      className="fixed inset-x-0 bottom-0 z-30 grid h-[var(--quick-bar)] grid-cols-2 content-start gap-3 border-t border-line bg-ink/90 pt-2 pr-[max(1rem,var(--safe-right))] pb-[calc(0.5rem+var(--safe-bottom))] pl-[max(1rem,var(--safe-left))] backdrop-blur-md transition-[translate,visibility] duration-200 data-aside:invisible data-aside:translate-y-full sm:inset-x-auto sm:right-[calc(1.5rem+var(--safe-right))] sm:bottom-[calc(1.5rem+var(--safe-bottom))] sm:flex sm:h-auto sm:border-0 sm:bg-transparent sm:p-0 sm:backdrop-blur-none sm:data-aside:translate-y-[calc(100%+2rem)]"
+      className="fixed inset-x-0 bottom-0 z-30 grid h-[var(--quick-bar)] grid-cols-2 content-start gap-3 border-t border-line bg-ink/90 pt-1.5 pr-[max(1rem,var(--safe-right))] pb-[calc(0.375rem+var(--safe-bottom))] pl-[max(1rem,var(--safe-left))] backdrop-blur-md transition-[translate,visibility] duration-200 data-aside:invisible data-aside:translate-y-full sm:inset-x-auto sm:right-[calc(1.5rem+var(--safe-right))] sm:bottom-[calc(1.5rem+var(--safe-bottom))] sm:flex sm:h-auto sm:border-0 sm:bg-transparent sm:p-0 sm:backdrop-blur-none sm:data-aside:translate-y-[calc(100%+2rem)]"
     >
       {QUICK_CHANNELS.map((channel) => (
         <SmartLink

@@ -48,3 +48,37 @@ export async function coveredControls(page: Page): Promise<string[]> {
     return problems
   })
 }
+
+/**
+ * The share of the screen's height that fixed layers other than the header (the banner) take: the
+ * union of their rows, so layers stacked on each other count once, and a layer pushed off the screen
+ * (the quick-contact bar while the visitor types) counts for what still shows.
+ */
+export async function fixedShareBelowHeader(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const header = document.querySelector('header')
+    const layers = [...document.querySelectorAll('body *')].filter((element) => {
+      if (!['fixed', 'sticky'].includes(getComputedStyle(element).position)) return false
+      if (header?.contains(element) || element.contains(header)) return false
+      const box = element.getBoundingClientRect()
+      return (
+        element.checkVisibility({ visibilityProperty: true, opacityProperty: true }) &&
+        box.width > 1 &&
+        box.height > 1
+      )
+    })
+    const rows = layers
+      .map((element) => element.getBoundingClientRect())
+      .map((box) => [Math.max(0, box.top), Math.min(window.innerHeight, box.bottom)] as const)
+      .filter(([top, bottom]) => bottom > top)
+      .sort((a, b) => a[0] - b[0])
+    let covered = 0
+    let reach = 0
+    for (const [top, bottom] of rows) {
+      const from = Math.max(top, reach)
+      if (bottom > from) covered += bottom - from
+      reach = Math.max(reach, bottom)
+    }
+    return covered / window.innerHeight
+  })
+}

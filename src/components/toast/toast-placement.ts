@@ -8,14 +8,22 @@ export const toastPlacementClasses =
   'max-sm:data-[placement=top]:top-[calc(var(--header-offset)+0.5rem)] max-sm:data-[placement=top]:bottom-auto'
 
 /**
+ * How far up the screen a phone's toasts at the bottom reach, with the quick-contact bar they stand
+ * on: the fixed layers keep to a quarter of the screen while a toast shows (issue 27), so a bit
+ * under 30 % with the gap.
+ */
+const BOTTOM_TOAST_REACH = 0.3
+
+/**
  * Where a phone shows a new toast: at the bottom, in thumb reach and clear of the page's heading,
- * unless the control the visitor is using sits in the lower half of the screen, where the toast
- * would cover it (Send Securely, right after pressing it, on a small phone); then at the top,
- * under the header.
+ * unless the control the visitor is using sits so low on the screen that the toast would cover it
+ * (Send Securely, right after pressing it, on a small phone); then at the top, under the header.
+ * Only then: a toast at the top adds to the bar and the status at the bottom.
  */
 export function placementFor(active: Element | null, viewportHeight: number): ToastPlacement {
   if (!active || active === active.ownerDocument.body) return 'bottom'
-  return active.getBoundingClientRect().bottom > viewportHeight / 2 ? 'top' : 'bottom'
+  const reach = viewportHeight * (1 - BOTTOM_TOAST_REACH)
+  return active.getBoundingClientRect().bottom > reach ? 'top' : 'bottom'
 }
 
 /** The placement for the newest open toast, decided when it appears and kept while it shows. */

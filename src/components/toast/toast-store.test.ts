@@ -67,3 +67,11 @@ test('a replaced toast closes (and animates out) before it is removed', () => {
   showToast({ title: 'Same' })
   expect(getToasts().find((toast) => toast.id === first)?.open).toBe(false)
 })
+
+test('news of a message replaces the older toast about the same message, not about another', () => {
+  showToast({ title: 'Saved on this device', group: 'contact-submit', about: 'message-1' })
+  showToast({ title: 'Saved on this device', group: 'other-press', about: 'message-2' })
+  showToast({ title: 'Message Sent Securely', variant: 'success', about: 'message-1' })
+  expect(openTitles()).toEqual(['Saved on this device', 'Message Sent Securely'])
+  expect(getToasts().find((toast) => toast.open)?.about).toBe('message-2')
+})

@@ -4,8 +4,9 @@
  * first toast is shown, keeping it out of the content pages' JavaScript.
  *
  * One region, no stale news: a new toast replaces the open ones of its group (by default, toasts
- * with the same title), and a success clears the errors that were about to pass anyway, so "All
- * required fields must be filled." never stays above "Message Sent Securely".
+ * with the same title) and the ones about the same message (`about`: "Saved on this device" goes
+ * when the outbox says that message was sent), and a success clears the errors that were about to
+ * pass anyway, so "All required fields must be filled." never stays above "Message Sent Securely".
  */
 
 export type ToastVariant = 'default' | 'success' | 'destructive'
@@ -29,6 +30,11 @@ export type ToastInput = {
    * one closes the open ones of its group. Without it, the title is the group.
    */
   group?: string
+  /**
+   * The message this toast is news of (its id): a newer toast about it replaces this one whatever
+   * their groups, so a message's "saved" never stays beside its "sent".
+   */
+  about?: string
   /**
    * The control this toast answers (Send Securely for a send's outcome): on a phone the toast keeps
    * clear of it. Without it, whatever has focus when the toast appears.
@@ -59,6 +65,7 @@ const passes = (toast: ToastInput) => Number.isFinite(toast.duration ?? DEFAULT_
 /** Whether `earlier` is stale once `next` shows. */
 function supersedes(next: ToastInput, earlier: Toast): boolean {
   if (groupOf(earlier) === groupOf(next)) return true
+  if (next.about !== undefined && next.about === earlier.about) return true
   // Good news ends passing errors (a validation message, a failed try); an error that waits for
   // the visitor stays.
   return next.variant === 'success' && earlier.variant === 'destructive' && passes(earlier)

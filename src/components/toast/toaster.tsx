@@ -41,12 +41,12 @@ export function Toaster() {
             onOpenChange={(open) => (open ? undefined : dismissToast(toast.id))}
             onAnimationEnd={() => (toast.open ? undefined : removeToast(toast.id))}
             data-variant={variant}
-            className={`surface-card relative flex w-full items-start gap-4 border bg-surface-raised p-4 pr-10 text-sm shadow-2xl sm:text-base shadow-black/50 ${variantClasses[variant]} data-[state=closed]:animate-[toast-out_150ms_ease-in_forwards] data-[state=open]:animate-[toast-in_200ms_ease-out]`}
+            className={`surface-card relative flex w-full items-start gap-4 border bg-surface-raised p-3 pr-9 text-sm sm:p-4 sm:pr-10 shadow-2xl sm:text-base shadow-black/50 ${variantClasses[variant]} data-[state=closed]:animate-[toast-out_150ms_ease-in_forwards] data-[state=open]:animate-[toast-in_200ms_ease-out]`}
           >
             <div className="grid gap-1">
               <RadixToast.Title className="font-semibold text-text">{toast.title}</RadixToast.Title>
               {toast.description && (
-                <RadixToast.Description className="text-sm text-muted">
+                <RadixToast.Description className="text-xs text-muted sm:text-sm">
                   {toast.description}
                 </RadixToast.Description>
               )}

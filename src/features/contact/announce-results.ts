@@ -18,9 +18,19 @@ export function announceSubmit(result: SubmitResult, near: HTMLElement | null): 
   const aboutSend = { group: SUBMIT_TOAST_GROUP, near }
   switch (result.kind) {
     case 'sent':
-      return void showToast({ ...submitToasts.sent, variant: 'success', ...aboutSend })
+      return void showToast({
+        ...submitToasts.sent,
+        variant: 'success',
+        about: result.inquiry.id,
+        ...aboutSend,
+      })
     case 'queued':
-      return void showToast({ ...submitToasts.queued, variant: 'default', ...aboutSend })
+      return void showToast({
+        ...submitToasts.queued,
+        variant: 'default',
+        about: result.inquiry.id,
+        ...aboutSend,
+      })
     case 'failed':
       console.error('Contact submission failed:', result.detail)
       return void showToast({
@@ -32,9 +42,14 @@ export function announceSubmit(result: SubmitResult, near: HTMLElement | null): 
   }
 }
 
-/** A toast for each message the round delivered, and one for its refusals. */
+/**
+ * A toast for each message the round delivered, which replaces that message's "Saved on this
+ * device" (same `about`), and one for its refusals.
+ */
 export function announceFlush(result: FlushResult): void {
-  result.delivered.forEach(() => showToast({ ...submitToasts.sent, variant: 'success' }))
+  result.delivered.forEach((record) =>
+    showToast({ ...submitToasts.sent, variant: 'success', about: record.id }),
+  )
   announceRefused(result)
 }
 

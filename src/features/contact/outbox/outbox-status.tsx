@@ -20,6 +20,8 @@ const pillClasses =
  *
  * It belongs to the bottom strip the page keeps clear (useBottomReserve; `.status-strip` in
  * styles.css), never over the page's own controls, and with nothing to say it has no size at all.
+ * On phones styles.css turns the pills into one or two quiet lines, so that the bar and the status
+ * take under 15 % of the screen; a toast at the bottom stands over them.
  * It steps aside with the quick-contact bar while the visitor types: the status lines stay in the
  * accessibility tree (off screen), the review button leaves the tab order.
  */
