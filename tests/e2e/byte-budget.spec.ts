@@ -20,8 +20,10 @@ const CONTENT_PAGE_JS_BUDGET = 80 * 1024
 // in a toast, and the key display. 130 KB until the resolver (issue 7) and the key (issue 8) came;
 // 132 KB until the key's fingerprint, checked in the browser, and the no-JS note's three channels
 // (issue 27) came. The sealed conversation (issue 24) added nothing here: its code loads with the
-// sealer, once the form is touched.
-const CONTACT_PAGE_JS_BUDGET = 133 * 1024
+// sealer, once the form is touched. 133 KB until each limited field's count and sentence and the
+// toasts that replace a stale one about the same message came (issue 27): 136,213 B measured with
+// the service worker's registration code, which lands within the measurement on some runs only.
+const CONTACT_PAGE_JS_BUDGET = 134 * 1024
 const CSS_BUDGET = 10 * 1024
 
 const TOASTER_BUDGET = 13 * 1024
