@@ -85,6 +85,25 @@ export function toast(page: Page, title: string) {
     .filter({ hasText: title })
 }
 
+/**
+ * The text of every toast the page shows from now on, in order, even one replaced within a moment
+ * (a toast about a message replaces the older toast about the same message). Read it with the
+ * function this returns.
+ */
+export async function recordToasts(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const seen: string[] = []
+    ;(window as unknown as { shownToasts: string[] }).shownToasts = seen
+    new MutationObserver(() => {
+      for (const item of document.querySelectorAll('[role="region"] li')) {
+        const text = item.textContent ?? ''
+        if (text && !seen.includes(text)) seen.push(text)
+      }
+    }).observe(document.body, { childList: true, subtree: true, characterData: true })
+  })
+  return () => page.evaluate(() => (window as unknown as { shownToasts: string[] }).shownToasts)
+}
+
 /** The Supabase insert, as a Playwright route pattern. */
 export const INSERT_URL = '**/rest/v1/contact_submissions'
 
