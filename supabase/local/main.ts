@@ -50,7 +50,8 @@ async function main(): Promise<void> {
   console.log(
     [
       'Local Supabase stand-in is running.',
-      `  API URL          ${backend.url}  (POST /rest/v1/contact_submissions, GET /health)`,
+      `  API URL          ${backend.url}  (/rest/v1, /auth/v1, /storage/v1, GET /health)`,
+      `  Storage files    ${backend.storageDir}`,
       backend.dbUrl && `  DB URL           ${backend.dbUrl}`,
       `  Database         ${databaseUrl ? 'PostgreSQL from DATABASE_URL' : `${paths.dataDir} (embedded PGlite)`}`,
       `  Migrations       ${backend.migrations.applied.length} applied now, ${backend.migrations.alreadyApplied} already applied`,

@@ -345,6 +345,43 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
     expect(Buffer.from(await downloaded.data!.arrayBuffer()).equals(bytes)).toBe(true)
   }, 60_000)
 
+  it('lets a browser on another origin read what tus-js-client needs (CORS)', async () => {
+    const metadata = Object.entries({
+      bucketName: BUCKET,
+      objectName: objectName(),
+      contentType: 'application/octet-stream',
+      cacheControl: '3600',
+    })
+      .map(([field, value]) => `${field} ${Buffer.from(value).toString('base64')}`)
+      .join(',')
+    const created = await fetch(`${backend.url}/storage/v1/upload/resumable`, {
+      method: 'POST',
+      headers: {
+        origin: 'http://127.0.0.1:4173',
+        'tus-resumable': '1.0.0',
+        'upload-length': '10',
+        'upload-metadata': metadata,
+        apikey: backend.anonKey,
+        authorization: `Bearer ${backend.anonKey}`,
+      },
+    })
+    expect(created.status).toBe(201)
+    expect(created.headers.get('access-control-allow-origin')).toBe('*')
+    const exposed = (created.headers.get('access-control-expose-headers') ?? '').split(/,\s*/)
+    expect(exposed).toEqual(expect.arrayContaining(['Location', 'Upload-Offset', 'Tus-Resumable']))
+    const preflight = await fetch(created.headers.get('location')!, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://127.0.0.1:4173',
+        'access-control-request-method': 'PATCH',
+        'access-control-request-headers': 'tus-resumable,upload-offset,content-type,x-upsert',
+      },
+    })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('PATCH')
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('upload-offset')
+  })
+
   it('refuses a resumable upload the policy refuses, with Storage’s status', async () => {
     const row = key.sealedRow()
     expect((await anon.from('contact_submissions').insert(row)).error).toBeNull()
