@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { type Output, pathFromUser, UsageError } from './cli-io'
@@ -6,19 +7,31 @@ import { isReadableByOthers, readIdentities } from './identity-file'
 import { formatList, formatStatusChange, formatSubmission } from './inbox-format'
 import { countSubmissions, findSubmission, listSubmissions, setStatus } from './inbox-store'
 import { openSealed } from './open-sealed'
+import { downloadAttachment } from './attachment-download'
 import { SETTABLE_STATUSES, type SettableStatus } from '../../src/shared/staff-workflow'
 
 export const USAGE = `Usage:
   npm run inbox -- list [--limit N]                  overdue first, then new, then the rest (never shows content)
   npm run inbox -- show <ref> [--identity <file>]    one submission in full, decrypted ("-" reads the identity from stdin)
   npm run inbox -- status <ref> <${SETTABLE_STATUSES.join('|')}>
+  npm run inbox -- attachment <object> --out <file> [--sha256 <hex>] [--identity <file>]
+                                                     one sealed attachment, fetched from Storage and opened
 
 Connects with DATABASE_URL (a hosted project: a staff login's connection string), else this
-checkout's local backend. --identity defaults to the local development identity.`
+checkout's local backend. --identity defaults to the local development identity. attachment reads
+Storage with the service role: this checkout's local backend, or SUPABASE_URL and
+SUPABASE_SERVICE_ROLE_KEY.`
 
 export type InboxContext = { env: NodeJS.ProcessEnv; output: Output; stdin?: NodeJS.ReadableStream }
 
-type Parsed = { command: string; args: string[]; limit: number; identity: string | undefined }
+type Parsed = {
+  command: string
+  args: string[]
+  limit: number
+  identity: string | undefined
+  out: string | undefined
+  sha256: string | undefined
+}
 
 function parse(argv: string[]): Parsed | null {
   const { values, positionals } = parseArgs({
@@ -27,6 +40,8 @@ function parse(argv: string[]): Parsed | null {
     options: {
       limit: { type: 'string', short: 'n' },
       identity: { type: 'string', short: 'i' },
+      out: { type: 'string', short: 'o' },
+      sha256: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -36,13 +51,21 @@ function parse(argv: string[]): Parsed | null {
   if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
     throw new UsageError('--limit must be a whole number from 1 to 10000.')
   }
-  return { command, args, limit, identity: values.identity }
+  return {
+    command,
+    args,
+    limit,
+    identity: values.identity,
+    out: values.out,
+    sha256: values.sha256,
+  }
 }
 
 const ARGUMENTS: Record<string, string[]> = {
   list: [],
   show: ['<ref>'],
   status: ['<ref>', '<status>'],
+  attachment: ['<object>'],
 }
 
 function checkArguments(parsed: Parsed): void {
@@ -68,6 +91,8 @@ export async function runInbox(argv: string[], context: InboxContext): Promise<v
   if (parsed.command === 'status' && !SETTABLE_STATUSES.includes(status as SettableStatus)) {
     throw new UsageError(`Status must be one of ${SETTABLE_STATUSES.join(', ')}.`)
   }
+
+  if (parsed.command === 'attachment') return openAttachment(parsed, context)
 
   const connection = await resolveConnection(context.env)
   if (connection.warning !== null) context.output.err(`Warning: ${connection.warning}`)
@@ -142,4 +167,37 @@ function explainDatabaseError(error: unknown): unknown {
     return new UsageError(`The database refused: ${(error as Error).message}`)
   }
   return error
+}
+
+/** `attachment <object>`: fetched from Storage, opened with the identity, checked, written. */
+async function openAttachment(parsed: Parsed, context: InboxContext): Promise<void> {
+  if (parsed.out === undefined) throw new UsageError(`attachment needs --out <file>.\n${USAGE}`)
+  const local = context.env.SUPABASE_URL === undefined
+  if (parsed.identity === undefined && !local) {
+    throw new UsageError(
+      "Pass the staff identity with --identity <file> (the local development identity cannot open a hosted project's attachments).",
+    )
+  }
+  const identityFile =
+    parsed.identity === undefined
+      ? defaultIdentityFile(context.env)
+      : pathFromUser(parsed.identity, context.env)
+  const identities = await readIdentities(identityFile, context.stdin)
+  const out = pathFromUser(parsed.out, context.env)
+  const result = await downloadAttachment({
+    object: parsed.args[0] ?? '',
+    out,
+    secrets: identities.secrets,
+    sha256: parsed.sha256,
+    env: context.env,
+  })
+  if (result.matches === false) {
+    await rm(out, { force: true })
+    throw new UsageError(
+      `The opened file's SHA-256 is ${result.sha256}, not the ${parsed.sha256} its inquiry lists: it was not kept.`,
+    )
+  }
+  context.output.out(
+    `Wrote ${out} (${result.bytes} bytes, SHA-256 ${result.sha256}${result.matches ? ', as listed' : ''}).`,
+  )
 }
