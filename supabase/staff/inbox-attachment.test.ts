@@ -3,13 +3,16 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import { Encrypter, generateX25519Identity, identityToRecipient } from 'age-encryption'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { runInbox } from './inbox-command'
 import { startLocalBackend, type LocalBackend } from '../local/local-backend'
+import { objectFile } from '../local/storage'
 
 /**
- * `npm run inbox -- attachment`: a sealed attachment uploaded as the form uploads it (anon,
+ * `npm run inbox -- attachment` (and stock `age`, /usr/bin/age, which must be installed): a sealed attachment uploaded as the form uploads it (anon,
  * binary age), fetched through the stand-in's Storage API, opened with the staff identity,
  * checked against its SHA-256 and written; a wrong identity or checksum keeps nothing.
  */
@@ -130,4 +133,17 @@ it('keeps nothing for a wrong identity or a wrong checksum', async () => {
     keyFile,
   ])
   expect(missing.failure?.message).toMatch(/No attachment .* is stored/)
+})
+
+it('stores a plain age file: stock age opens the object as Storage keeps it', async () => {
+  const plain = randomBytes(70_000)
+  const name = await uploadSealed(plain)
+  const [row] = await backend.db.query<{ version: string }>(
+    'select version from storage.objects where name = $1',
+    [name],
+  )
+  const stored = objectFile(backend.storageDir, 'contact-attachments', name, row!.version)
+  const opened = join(dir, 'opened-by-age.bin')
+  await promisify(execFile)('age', ['-d', '-i', keyFile, '-o', opened, stored])
+  expect((await readFile(opened)).equals(plain)).toBe(true)
 })
