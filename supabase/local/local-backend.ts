@@ -205,6 +205,8 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
       } else storageDir = paths.storageDir
     }
     await mkdir(storageDir, { recursive: true, mode: 0o700 })
+    // Standard uploads cut by a stop never reached a row: their partial files go.
+    await rm(join(storageDir, 'incoming'), { recursive: true, force: true })
     const storage = createStorageApi({
       db,
       gateway: createGateway(options.jwtSecret ?? DEMO_JWT_SECRET),
