@@ -401,6 +401,19 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
       (error: tus.DetailedError) => error,
     )
     expect(bad?.originalResponse?.getStatus()).toBe(403)
+
+    // Past the bucket's limit (27 MiB), refused at creation, before any byte is sent.
+    const tooLarge = await fetch(`${backend.url}/storage/v1/upload/resumable`, {
+      method: 'POST',
+      headers: {
+        'tus-resumable': '1.0.0',
+        'upload-length': '28311553',
+        'upload-metadata': `bucketName ${Buffer.from(BUCKET).toString('base64')},objectName ${Buffer.from(objectName()).toString('base64')}`,
+        apikey: backend.anonKey,
+        authorization: `Bearer ${backend.anonKey}`,
+      },
+    })
+    expect(tooLarge.status).toBe(413)
   })
 
   it('removes the files with their inquiry, and day-old orphans, through the Storage API', async () => {
