@@ -153,9 +153,7 @@ export type Database = {
 
 /** What the new device reads while it waits for the unlocked one. */
 export type DeviceLinkTaken =
-  | { state: 'sealed'; sealed: string }
-  | { state: 'waiting' }
-  | { state: 'gone' }
+  { state: 'sealed'; sealed: string } | { state: 'waiting' } | { state: 'gone' }
 
 /** The row the browser sends (and the outbox stores, with its bookkeeping). */
 export type SealedRow = Database['public']['Tables']['contact_submissions']['Insert']
