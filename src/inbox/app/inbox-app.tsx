@@ -18,6 +18,13 @@ const KeyGate = lazy(() =>
   import('../features/key/key-gate').then((module) => ({ default: module.KeyGate })),
 )
 const inboxData = () => import('../features/inquiries/inbox-data')
+// Adding a device and the passkey's offer: only for an unlocked key, loaded with it.
+const AddDevice = lazy(() =>
+  import('../features/devices/add-device').then((module) => ({ default: module.AddDevice })),
+)
+const PasskeyOffer = lazy(() =>
+  import('../features/key/passkey-offer').then((module) => ({ default: module.PasskeyOffer })),
+)
 
 type Stage = 'loading' | 'signed-out' | 'second-factor' | 'locked' | 'open'
 
@@ -46,6 +53,8 @@ export function InboxApp() {
   const [inquiries, setInquiries] = useState<Inquiry[] | null>(null)
   const [times, setTimes] = useState<ResponseTimes | null>(null)
   const [selected, setSelected] = useState<string | null>(null)
+  // "Add a device": the key set is sealed from here to a new device's one-time key.
+  const [addingDevice, setAddingDevice] = useState(false)
   // The inquiry last closed with "All inquiries": its row takes the focus back in the list.
   const [returnedFrom, setReturnedFrom] = useState<string | null>(null)
   const linked = useRef<string | null>(null)
@@ -64,6 +73,7 @@ export function InboxApp() {
     setInquiries(null)
     setSelected(null)
     setReturnedFrom(null)
+    setAddingDevice(false)
     setStage((current) => (current === 'open' ? 'locked' : current))
   }, [])
   useAutoLock(stage === 'open', lock)
@@ -166,7 +176,12 @@ export function InboxApp() {
             />
           </Suspense>
         )}
-        {stage === 'open' && selectedInquiry && (
+        {stage === 'open' && addingDevice && identities && (
+          <Suspense fallback={null}>
+            <AddDevice identities={identities} onDone={() => setAddingDevice(false)} />
+          </Suspense>
+        )}
+        {stage === 'open' && !addingDevice && selectedInquiry && (
           <InquiryDetail
             inquiry={selectedInquiry}
             agencyName={inboxEnv.agencyName}
@@ -180,7 +195,12 @@ export function InboxApp() {
             onRetryThread={conversation.reload}
           />
         )}
-        {stage === 'open' && !selectedInquiry && (
+        {stage === 'open' && !addingDevice && !selectedInquiry && identities && (
+          <Suspense fallback={null}>
+            <PasskeyOffer identities={identities} />
+          </Suspense>
+        )}
+        {stage === 'open' && !addingDevice && !selectedInquiry && (
           <ListScreen
             inquiries={inquiries}
             times={times}
@@ -191,6 +211,13 @@ export function InboxApp() {
             onRefresh={refreshOpenList}
             onOpen={(inquiry) => setSelected(inquiry.id)}
           />
+        )}
+        {stage === 'open' && !addingDevice && !selectedInquiry && (
+          <p className="devices">
+            <button type="button" className="link" onClick={() => setAddingDevice(true)}>
+              {copy.devices.add}
+            </button>
+          </p>
         )}
       </main>
     </>
