@@ -20,6 +20,7 @@ import {
   inquiryEntry,
   setupKey,
   signIn,
+  unlock,
 } from '../support/staff-inbox'
 import { REFUSED } from '../support/strict-page'
 import { expect, test } from '../support/strict-page'
@@ -155,7 +156,15 @@ test('a second browser is linked by its code: a swapped key set shows another co
   await page.getByRole('button', { name: copy.devices.addSubmit }).click()
   await expect(page.getByRole('alert')).toHaveText(copy.devices.noSuchLink)
   await page.getByRole('button', { name: copy.devices.cancel }).click()
-  const genuine = await addDevice(page, secondCode)
+  // This time by the QR code's address, as the unlocked phone's camera opens it: the code is
+  // filled in once the key is unlocked there, and leaves the address bar.
+  await page.goto(`${E2E_INBOX_URL}/?link=${secondCode.replaceAll(' ', '-')}`)
+  await unlock(page)
+  await expect(page.getByLabel(copy.devices.code)).toHaveValue(secondCode)
+  expect(page.url()).toBe(`${E2E_INBOX_URL}/`)
+  await page.getByRole('button', { name: copy.devices.addSubmit }).click()
+  await expect(page.getByRole('heading', { name: copy.devices.compareHeading })).toBeVisible()
+  const genuine = await comparison(page)
   expect(genuine).toMatch(/^\d{3} \d{3}$/)
   expect(await axeViolations(page)).toEqual([])
   await expect(newDevice.getByTestId('comparison-code')).toHaveText(genuine)

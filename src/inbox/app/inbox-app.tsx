@@ -38,6 +38,19 @@ function linkedReference(): string | null {
   return ref !== null && /^[0-9a-f]{8}$/.test(ref) ? ref : null
 }
 
+/**
+ * The linking code a new device's QR code carries (`/?link=word-word-word-word-word`: a public
+ * key's fingerprint, nothing secret): "Add a device" opens with it once the key is unlocked. Read
+ * once and taken off the address bar.
+ */
+function linkingCode(): string | null {
+  const code = new URLSearchParams(window.location.search).get('link')
+  if (code !== null) window.history.replaceState(null, '', window.location.pathname)
+  return code !== null && /^[a-z]{3,8}(-[a-z]{3,8}){4}$/.test(code)
+    ? code.replaceAll('-', ' ')
+    : null
+}
+
 /** Where the session stands: signed out, signed in without the second factor, or at aal2. */
 async function stageOfSession(): Promise<Stage> {
   const { data } = await supabase.auth.getSession()
@@ -55,6 +68,7 @@ export function InboxApp() {
   const [selected, setSelected] = useState<string | null>(null)
   // "Add a device": the key set is sealed from here to a new device's one-time key.
   const [addingDevice, setAddingDevice] = useState(false)
+  const scannedCode = useRef<string | null>(null)
   // The inquiry last closed with "All inquiries": its row takes the focus back in the list.
   const [returnedFrom, setReturnedFrom] = useState<string | null>(null)
   const linked = useRef<string | null>(null)
@@ -65,6 +79,8 @@ export function InboxApp() {
   useEffect(() => {
     document.title = copy.title(inboxEnv.agencyName)
     linked.current ??= linkedReference()
+    scannedCode.current ??= linkingCode()
+    if (scannedCode.current) setAddingDevice(true)
     void stageOfSession().then(setStage)
   }, [])
 
@@ -178,7 +194,14 @@ export function InboxApp() {
         )}
         {stage === 'open' && addingDevice && identities && (
           <Suspense fallback={null}>
-            <AddDevice identities={identities} onDone={() => setAddingDevice(false)} />
+            <AddDevice
+              identities={identities}
+              code={scannedCode.current ?? ''}
+              onDone={() => {
+                scannedCode.current = null
+                setAddingDevice(false)
+              }}
+            />
           </Suspense>
         )}
         {stage === 'open' && !addingDevice && selectedInquiry && (

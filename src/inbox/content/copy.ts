@@ -72,7 +72,8 @@ export const copy = {
     linkLead:
       'On a device where the inbox is unlocked, choose “Add a device” and type these five words. They work once, for 10 minutes.',
     code: 'Linking code',
-    qrLabel: (code: string) => `QR code of the linking code: ${code}`,
+    qrLabel: (code: string) =>
+      `QR code for the unlocked device’s camera: it opens “Add a device” with ${code}`,
     starting: 'Making a one-time key on this device…',
     waiting: 'Waiting for the other device…',
     compareHeading: 'Compare the codes',

@@ -10,7 +10,16 @@ import { recipientFor, sealLink } from './device-link-data'
  * recipient it names, checked against the code (the server cannot swap it unseen); the key set
  * sealed to it; then the comparison code, which the new device must show too.
  */
-export function AddDevice({ identities, onDone }: { identities: string[]; onDone: () => void }) {
+export function AddDevice({
+  identities,
+  code,
+  onDone,
+}: {
+  identities: string[]
+  /** The code from a scanned QR code (the new device's address with `?link=`), or ''. */
+  code: string
+  onDone: () => void
+}) {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const [comparison, setComparison] = useState<string | null>(null)
@@ -64,6 +73,7 @@ export function AddDevice({ identities, onDone }: { identities: string[]; onDone
       <Field
         label={copy.devices.code}
         name="code"
+        defaultValue={code}
         autoComplete="off"
         autoCapitalize="none"
         spellCheck={false}

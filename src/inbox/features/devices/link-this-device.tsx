@@ -128,7 +128,7 @@ export function LinkThisDevice({
             {phase.key.code}
           </p>
           <QrCode
-            text={phase.key.code.toUpperCase()}
+            text={`${window.location.origin}/?link=${phase.key.code.replaceAll(' ', '-')}`}
             label={copy.devices.qrLabel(phase.key.code)}
           />
           <p role="status">{copy.devices.waiting}</p>
