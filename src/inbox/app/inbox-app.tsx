@@ -41,11 +41,11 @@ function linkedReference(): string | null {
 /**
  * The linking code a new device's QR code carries (`/?link=word-word-word-word-word`: a public
  * key's fingerprint, nothing secret): "Add a device" opens with it once the key is unlocked. Read
- * once and taken off the address bar.
+ * at the first render; the first effect takes it off the address bar.
  */
 function linkingCode(): string | null {
+  if (typeof window === 'undefined') return null
   const code = new URLSearchParams(window.location.search).get('link')
-  if (code !== null) window.history.replaceState(null, '', window.location.pathname)
   return code !== null && /^[a-z]{3,8}(-[a-z]{3,8}){4}$/.test(code)
     ? code.replaceAll('-', ' ')
     : null
@@ -66,9 +66,9 @@ export function InboxApp() {
   const [inquiries, setInquiries] = useState<Inquiry[] | null>(null)
   const [times, setTimes] = useState<ResponseTimes | null>(null)
   const [selected, setSelected] = useState<string | null>(null)
-  // "Add a device": the key set is sealed from here to a new device's one-time key.
-  const [addingDevice, setAddingDevice] = useState(false)
-  const scannedCode = useRef<string | null>(null)
+  // "Add a device" (null: not open; else the code to fill in, '' when none was scanned): the
+  // key set is sealed from here to a new device's one-time key.
+  const [addingDevice, setAddingDevice] = useState<string | null>(linkingCode)
   // The inquiry last closed with "All inquiries": its row takes the focus back in the list.
   const [returnedFrom, setReturnedFrom] = useState<string | null>(null)
   const linked = useRef<string | null>(null)
@@ -79,8 +79,8 @@ export function InboxApp() {
   useEffect(() => {
     document.title = copy.title(inboxEnv.agencyName)
     linked.current ??= linkedReference()
-    scannedCode.current ??= linkingCode()
-    if (scannedCode.current) setAddingDevice(true)
+    if (new URLSearchParams(window.location.search).has('link'))
+      window.history.replaceState(null, '', window.location.pathname)
     void stageOfSession().then(setStage)
   }, [])
 
@@ -89,7 +89,7 @@ export function InboxApp() {
     setInquiries(null)
     setSelected(null)
     setReturnedFrom(null)
-    setAddingDevice(false)
+    setAddingDevice(null)
     setStage((current) => (current === 'open' ? 'locked' : current))
   }, [])
   useAutoLock(stage === 'open', lock)
@@ -192,19 +192,16 @@ export function InboxApp() {
             />
           </Suspense>
         )}
-        {stage === 'open' && addingDevice && identities && (
+        {stage === 'open' && addingDevice !== null && identities && (
           <Suspense fallback={null}>
             <AddDevice
               identities={identities}
-              code={scannedCode.current ?? ''}
-              onDone={() => {
-                scannedCode.current = null
-                setAddingDevice(false)
-              }}
+              code={addingDevice}
+              onDone={() => setAddingDevice(null)}
             />
           </Suspense>
         )}
-        {stage === 'open' && !addingDevice && selectedInquiry && (
+        {stage === 'open' && addingDevice === null && selectedInquiry && (
           <InquiryDetail
             inquiry={selectedInquiry}
             agencyName={inboxEnv.agencyName}
@@ -218,12 +215,12 @@ export function InboxApp() {
             onRetryThread={conversation.reload}
           />
         )}
-        {stage === 'open' && !addingDevice && !selectedInquiry && identities && (
+        {stage === 'open' && addingDevice === null && !selectedInquiry && identities && (
           <Suspense fallback={null}>
             <PasskeyOffer identities={identities} />
           </Suspense>
         )}
-        {stage === 'open' && !addingDevice && !selectedInquiry && (
+        {stage === 'open' && addingDevice === null && !selectedInquiry && (
           <ListScreen
             inquiries={inquiries}
             times={times}
@@ -235,9 +232,9 @@ export function InboxApp() {
             onOpen={(inquiry) => setSelected(inquiry.id)}
           />
         )}
-        {stage === 'open' && !addingDevice && !selectedInquiry && (
+        {stage === 'open' && addingDevice === null && !selectedInquiry && (
           <p className="devices">
-            <button type="button" className="link" onClick={() => setAddingDevice(true)}>
+            <button type="button" className="link" onClick={() => setAddingDevice('')}>
               {copy.devices.add}
             </button>
           </p>
