@@ -177,6 +177,13 @@ test('a second browser is linked by its code: a swapped key set shows another co
   await newDevice.getByLabel(copy.key.passphrase, { exact: true }).fill(DEVICE_PASSPHRASE)
   await newDevice.getByLabel(copy.key.repeat).fill(DEVICE_PASSPHRASE)
   await newDevice.getByRole('button', { name: copy.key.save }).click()
+  // The passkey is offered there too; "Not now" is remembered on that device.
+  await newDevice.getByRole('button', { name: copy.key.offerNo }).click()
+  await expect(newDevice.getByRole('heading', { name: copy.key.offerHeading })).toHaveCount(0)
+  await newDevice.getByRole('button', { name: copy.lock }).click()
+  await unlock(newDevice)
+  await expect(newDevice.getByRole('heading', { name: copy.list.heading })).toBeVisible()
+  await expect(newDevice.getByRole('heading', { name: copy.key.offerHeading })).toHaveCount(0)
   await inquiryEntry(newDevice, values.name).click()
   await expect(newDevice.getByText(marker).first()).toBeVisible()
 
