@@ -132,11 +132,28 @@ export type Database = {
         Args: { mailbox_token: string; message_id: string; sealed: string }
         Returns: { id: string; created_at: string }
       }
+      /** Staff at aal2, the new device: a link for its one-time recipient; answers the row's id. */
+      device_link_open: { Args: { recipient: string; fingerprint: string }; Returns: string }
+      /** Staff at aal2, the unlocked device: the recipient the linking code names, or null. */
+      device_link_recipient: { Args: { fingerprint: string }; Returns: string | null }
+      /** Staff at aal2: the key set sealed to it; false when no link waits for that code. */
+      device_link_seal: {
+        Args: { fingerprint: string; recipient: string; sealed: string }
+        Returns: boolean
+      }
+      /** The account that opened the link: the sealed key set once (the row goes with it). */
+      device_link_take: { Args: { link_id: string }; Returns: DeviceLinkTaken }
+      /** The new device gives up: the row goes now. */
+      device_link_cancel: { Args: { link_id: string }; Returns: boolean }
     }
     Enums: { [_ in never]: never }
     CompositeTypes: { [_ in never]: never }
   }
 }
+
+/** What the new device reads while it waits for the unlocked one. */
+export type DeviceLinkTaken =
+  { state: 'sealed'; sealed: string } | { state: 'waiting' } | { state: 'gone' }
 
 /** The row the browser sends (and the outbox stores, with its bookkeeping). */
 export type SealedRow = Database['public']['Tables']['contact_submissions']['Insert']

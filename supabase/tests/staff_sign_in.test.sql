@@ -73,8 +73,8 @@ select table_privs_are('private', 'staff_members', 'anon', array[]::text[], 'ano
 select ok(not has_schema_privilege('authenticated', 'private', 'USAGE'), 'private stays closed to authenticated');
 select ok(not has_schema_privilege('anon', 'staff_access', 'USAGE'), 'anon cannot use the gate''s schema');
 select functions_are(
-  'staff_access', array['is_inbox_reader', 'overdue_submissions', 'response_times'],
-  'the gate''s schema holds the gate and the overdue rows and response times it guards, nothing else'
+  'staff_access', array['is_inbox_reader', 'overdue_submissions', 'purge_device_links', 'response_times'],
+  'the gate''s schema holds the gate, the overdue rows and response times it guards and the device links'' purge, nothing else'
 );
 select results_eq(
   $$ select column_name::text collate "default" from information_schema.column_privileges

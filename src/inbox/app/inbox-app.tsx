@@ -18,6 +18,13 @@ const KeyGate = lazy(() =>
   import('../features/key/key-gate').then((module) => ({ default: module.KeyGate })),
 )
 const inboxData = () => import('../features/inquiries/inbox-data')
+// Adding a device and the passkey's offer: only for an unlocked key, loaded with it.
+const AddDevice = lazy(() =>
+  import('../features/devices/add-device').then((module) => ({ default: module.AddDevice })),
+)
+const PasskeyOffer = lazy(() =>
+  import('../features/key/passkey-offer').then((module) => ({ default: module.PasskeyOffer })),
+)
 
 type Stage = 'loading' | 'signed-out' | 'second-factor' | 'locked' | 'open'
 
@@ -29,6 +36,19 @@ function linkedReference(): string | null {
   const ref = new URLSearchParams(window.location.search).get('ref')
   if (ref !== null) window.history.replaceState(null, '', window.location.pathname)
   return ref !== null && /^[0-9a-f]{8}$/.test(ref) ? ref : null
+}
+
+/**
+ * The linking code a new device's QR code carries (`/?link=word-word-word-word-word`: a public
+ * key's fingerprint, nothing secret): "Add a device" opens with it once the key is unlocked. Read
+ * at the first render; the first effect takes it off the address bar.
+ */
+function linkingCode(): string | null {
+  if (typeof window === 'undefined') return null
+  const code = new URLSearchParams(window.location.search).get('link')
+  return code !== null && /^[a-z]{3,8}(-[a-z]{3,8}){4}$/.test(code)
+    ? code.replaceAll('-', ' ')
+    : null
 }
 
 /** Where the session stands: signed out, signed in without the second factor, or at aal2. */
@@ -46,6 +66,9 @@ export function InboxApp() {
   const [inquiries, setInquiries] = useState<Inquiry[] | null>(null)
   const [times, setTimes] = useState<ResponseTimes | null>(null)
   const [selected, setSelected] = useState<string | null>(null)
+  // "Add a device" (null: not open; else the code to fill in, '' when none was scanned): the
+  // key set is sealed from here to a new device's one-time key.
+  const [addingDevice, setAddingDevice] = useState<string | null>(linkingCode)
   // The inquiry last closed with "All inquiries": its row takes the focus back in the list.
   const [returnedFrom, setReturnedFrom] = useState<string | null>(null)
   const linked = useRef<string | null>(null)
@@ -56,6 +79,8 @@ export function InboxApp() {
   useEffect(() => {
     document.title = copy.title(inboxEnv.agencyName)
     linked.current ??= linkedReference()
+    if (new URLSearchParams(window.location.search).has('link'))
+      window.history.replaceState(null, '', window.location.pathname)
     void stageOfSession().then(setStage)
   }, [])
 
@@ -64,6 +89,7 @@ export function InboxApp() {
     setInquiries(null)
     setSelected(null)
     setReturnedFrom(null)
+    setAddingDevice(null)
     setStage((current) => (current === 'open' ? 'locked' : current))
   }, [])
   useAutoLock(stage === 'open', lock)
@@ -166,7 +192,16 @@ export function InboxApp() {
             />
           </Suspense>
         )}
-        {stage === 'open' && selectedInquiry && (
+        {stage === 'open' && addingDevice !== null && identities && (
+          <Suspense fallback={null}>
+            <AddDevice
+              identities={identities}
+              code={addingDevice}
+              onDone={() => setAddingDevice(null)}
+            />
+          </Suspense>
+        )}
+        {stage === 'open' && addingDevice === null && selectedInquiry && (
           <InquiryDetail
             inquiry={selectedInquiry}
             agencyName={inboxEnv.agencyName}
@@ -180,7 +215,12 @@ export function InboxApp() {
             onRetryThread={conversation.reload}
           />
         )}
-        {stage === 'open' && !selectedInquiry && (
+        {stage === 'open' && addingDevice === null && !selectedInquiry && identities && (
+          <Suspense fallback={null}>
+            <PasskeyOffer identities={identities} />
+          </Suspense>
+        )}
+        {stage === 'open' && addingDevice === null && !selectedInquiry && (
           <ListScreen
             inquiries={inquiries}
             times={times}
@@ -191,6 +231,13 @@ export function InboxApp() {
             onRefresh={refreshOpenList}
             onOpen={(inquiry) => setSelected(inquiry.id)}
           />
+        )}
+        {stage === 'open' && addingDevice === null && !selectedInquiry && (
+          <p className="devices">
+            <button type="button" className="link" onClick={() => setAddingDevice('')}>
+              {copy.devices.add}
+            </button>
+          </p>
         )}
       </main>
     </>

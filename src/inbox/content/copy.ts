@@ -46,6 +46,62 @@ export const copy = {
     passkeyFailed: 'The passkey did not unlock the key. Try again, or use the passphrase.',
     passkeySetupFailed:
       'This device could not make a passkey that unlocks the key. The key is saved: it unlocks with the passphrase.',
+    /** Passkey first: the passphrase is the fallback, behind this disclosure. */
+    usePassphrase: 'Use the passphrase instead',
+    forgotPassphrase: 'Forgot your passphrase? Remove the key from this device',
+    forgetConfirm:
+      'Remove the key from this device? The inbox cannot open anything here until the key is imported again or this device is linked from an unlocked one. The agency’s other devices keep it.',
+    forgetYes: 'Remove the key',
+    forgetNo: 'Keep the key',
+    forgotten: 'The key was removed from this device.',
+    linkInstead:
+      'Already unlocked on another device? Link this one with a code instead of pasting the key.',
+    keepHeading: 'Keep the key on this device',
+    keepLead:
+      'The key arrived from your other device. Choose a passphrase for this device: the key is kept here encrypted with it.',
+    offerHeading: 'Unlock with a passkey next time?',
+    offerLead:
+      'One tap and your fingerprint, face or screen lock, instead of typing the passphrase. The passphrase still works.',
+    offerYes: 'Add a passkey',
+    offerNo: 'Not now',
+    offerDone: 'Passkey added: next time, unlock with it.',
+  },
+  devices: {
+    link: 'Link this device',
+    linkHeading: 'Link this device',
+    linkLead:
+      'On a device where the inbox is unlocked, choose “Add a device” and type these five words. They work once, for 10 minutes.',
+    code: 'Linking code',
+    qrLabel: (code: string) =>
+      `QR code for the unlocked device’s camera: it opens “Add a device” with ${code}`,
+    starting: 'Making a one-time key on this device…',
+    waiting: 'Waiting for the other device…',
+    compareHeading: 'Compare the codes',
+    compareLead:
+      'The other device now shows a comparison code. Save the key only if it is this one:',
+    matches: 'It matches: keep the key',
+    differ: 'The codes differ',
+    refused:
+      'The codes differ: nothing was saved. What passed between the devices may have been changed. Start again; if it happens again, tell whoever runs the inbox.',
+    expired: 'The linking code has expired or was used. Start again for a new one.',
+    again: 'Start again',
+    cancel: 'Cancel',
+    openFailed: 'This device could not be linked. Check the connection and try again.',
+    broken: 'What arrived could not be opened on this device. Start again.',
+    add: 'Add a device',
+    addHeading: 'Add a device',
+    addLead:
+      'On the new device, sign in and choose “Link this device”. Type the five words it shows.',
+    addSubmit: 'Send the key to that device',
+    notACode: 'That is not a linking code: five words, as the new device shows them.',
+    noSuchLink:
+      'No device is waiting for that code. Check the words; a code works once, for 10 minutes.',
+    wrongKey:
+      'The server answered with a key that does not belong to this code: nothing was sent. Tell whoever runs the inbox.',
+    addFailed: 'The key could not be sent. Check the connection and try again.',
+    sentLead:
+      'Sealed to that device only. It shows a comparison code now: it must be this one. If it is not, choose “The codes differ” there, and it saves nothing.',
+    done: 'Done',
   },
   list: {
     heading: 'Inquiries',

@@ -2,8 +2,9 @@
 import 'fake-indexeddb/auto'
 import { armor, Decrypter, Encrypter, generateIdentity, identityToRecipient } from 'age-encryption'
 import { openDB } from 'idb'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
+  declinePasskeyOffer,
   forgetKey,
   hasSavedKey,
   KeyVaultError,
@@ -11,6 +12,7 @@ import {
   readKeyFile,
   saveKey,
   SCRYPT_LOG_N,
+  shouldOfferPasskey,
   unlockKey,
 } from './key-vault'
 
@@ -71,4 +73,25 @@ describe('the key on this device', () => {
       new KeyVaultError('not-a-key'),
     )
   }, 30_000)
+
+  it('offers a passkey where PRF may be had, until declined; removing the key forgets the answer', async () => {
+    const browserSays = (prf: boolean) =>
+      vi.stubGlobal('PublicKeyCredential', {
+        getClientCapabilities: () => Promise.resolve({ 'extension:prf': prf }),
+      })
+    expect(await shouldOfferPasskey()).toBe(false) // no WebAuthn at all
+    vi.stubGlobal('window', { PublicKeyCredential: class {} })
+    browserSays(true)
+    try {
+      expect(await shouldOfferPasskey()).toBe(true)
+      await declinePasskeyOffer()
+      expect(await shouldOfferPasskey()).toBe(false)
+      await forgetKey()
+      expect(await shouldOfferPasskey()).toBe(true)
+      browserSays(false)
+      expect(await shouldOfferPasskey()).toBe(false)
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
 })

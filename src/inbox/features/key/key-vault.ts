@@ -140,7 +140,34 @@ export async function unlockWithPasskey(): Promise<string[]> {
   }
 }
 
+/**
+ * Whether to offer a passkey after an unlock with the passphrase: where this browser says it has
+ * WebAuthn's PRF extension (or does not say), there is no passkey copy yet, and the offer was not
+ * declined on this device.
+ */
+const OFFER_RECORD = 'passkey-offer'
+export async function shouldOfferPasskey(): Promise<boolean> {
+  if (!passkeysAvailable()) return false
+  const capabilities = await (
+    PublicKeyCredential as { getClientCapabilities?: () => Promise<Record<string, boolean>> }
+  )
+    .getClientCapabilities?.()
+    .catch(() => undefined)
+  if (capabilities && capabilities['extension:prf'] === false) return false
+  const db = await database()
+  return (await db.get(STORE, PASSKEY_RECORD)) === undefined && !(await db.get(STORE, OFFER_RECORD))
+}
+
+export async function declinePasskeyOffer(): Promise<void> {
+  await (await database()).put(STORE, 'declined', OFFER_RECORD)
+}
+
+/** Removes the key from this device (both copies), and what was decided about passkeys with it. */
 export async function forgetKey(): Promise<void> {
   const db = await database()
-  await Promise.all([db.delete(STORE, RECORD), db.delete(STORE, PASSKEY_RECORD)])
+  await Promise.all([
+    db.delete(STORE, RECORD),
+    db.delete(STORE, PASSKEY_RECORD),
+    db.delete(STORE, OFFER_RECORD),
+  ])
 }
