@@ -32,23 +32,86 @@ export async function openInquiry(
   return { ...row, overdue, opened: { document, labels: optionLabels(document) } }
 }
 
+/** Where a row stands in the list, from its unsealed columns alone: 0 is the most urgent. */
+export const urgencyRank = (row: InquiryRow, overdue: boolean) =>
+  row.awaiting_reply_since ? 0 : overdue ? 1 : row.status === 'new' ? 2 : 3
+
+function byUrgency<Row extends InquiryRow>(
+  a: Row,
+  b: Row,
+  overdueA: boolean,
+  overdueB: boolean,
+): number {
+  const rankA = urgencyRank(a, overdueA)
+  const byRank = rankA - urgencyRank(b, overdueB)
+  if (byRank !== 0) return byRank
+  if (a.awaiting_reply_since && b.awaiting_reply_since) {
+    return Date.parse(a.awaiting_reply_since) - Date.parse(b.awaiting_reply_since)
+  }
+  const age = Date.parse(a.created_at) - Date.parse(b.created_at)
+  return rankA === 3 ? -age : age
+}
+
 /**
  * Unanswered messages first (a visitor wrote in the thread and nobody has answered: the one waiting
  * longest first), then overdue (oldest first), then new (next due first), then the rest (newest
  * first).
  */
 export function sortInquiries(inquiries: Inquiry[]): Inquiry[] {
-  const rank = (inquiry: Inquiry) =>
-    inquiry.awaiting_reply_since ? 0 : inquiry.overdue ? 1 : inquiry.status === 'new' ? 2 : 3
-  return [...inquiries].sort((a, b) => {
-    const byRank = rank(a) - rank(b)
-    if (byRank !== 0) return byRank
-    if (a.awaiting_reply_since && b.awaiting_reply_since) {
-      return Date.parse(a.awaiting_reply_since) - Date.parse(b.awaiting_reply_since)
+  return [...inquiries].sort((a, b) => byUrgency(a, b, a.overdue, b.overdue))
+}
+
+/** Sealed rows in the order the list will show them: the first screen's rows are opened first. */
+export function sortSealedRows(rows: InquiryRow[], overdueIds: ReadonlySet<string>): InquiryRow[] {
+  return [...rows].sort((a, b) => byUrgency(a, b, overdueIds.has(a.id), overdueIds.has(b.id)))
+}
+
+/** The rows a phone's first screen shows: opened, and shown, before any other. */
+export const FIRST_SCREEN_ROWS = 12
+/** The longest a slice of opening keeps the page busy before it lets input and painting in. */
+export const SLICE_MS = 40
+
+/**
+ * Gives the event loop a turn: a message to ourselves is a new task (input and rendering run
+ * before it), and unlike `setTimeout` it is not clamped to a second in a background tab.
+ */
+export function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel()
+    channel.port1.onmessage = () => {
+      channel.port1.close()
+      resolve()
     }
-    const age = Date.parse(a.created_at) - Date.parse(b.created_at)
-    return rank(a) === 3 ? -age : age
+    channel.port2.postMessage(null)
   })
+}
+
+/**
+ * Opens rows one after another in slices of at most `sliceMs`, yielding to the event loop between
+ * them, so that 2,000 rows never freeze the page (each row's opening is a few milliseconds of
+ * X25519 and ChaCha20 on the main thread). `onSlice` hears what is open so far: after the first
+ * screen's rows, then after every slice, then once at the end.
+ */
+export async function openInSlices<Row, Opened>(
+  rows: readonly Row[],
+  open: (row: Row) => Promise<Opened>,
+  onSlice: (opened: readonly Opened[]) => void,
+  { sliceMs = SLICE_MS, firstScreen = FIRST_SCREEN_ROWS, now = () => performance.now() } = {},
+): Promise<Opened[]> {
+  const opened: Opened[] = []
+  let sliceStart = now()
+  for (const row of rows) {
+    opened.push(await open(row))
+    if (opened.length === firstScreen || now() - sliceStart >= sliceMs) {
+      if (opened.length < rows.length) {
+        onSlice(opened)
+        await nextTask()
+      }
+      sliceStart = now()
+    }
+  }
+  onSlice(opened)
+  return opened
 }
 
 /**
