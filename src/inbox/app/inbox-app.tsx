@@ -159,8 +159,11 @@ export function InboxApp() {
     setStage('signed-out')
   }
 
-  // The agency's name from the first screen on, so staff know where they are signing in.
-  const header = stage !== 'loading' && (
+  // The first screen, prerendered into index.html at build time (first-screen.tsx) and hydrated:
+  // while the session is read ('loading'), it is the sign-in screen, as every visit without a
+  // session sees it. The agency's name from the first screen on, so staff know where they are.
+  const signedOut = stage === 'signed-out' || stage === 'loading'
+  const header = (
     <header className="bar">
       <span>{copy.title(inboxEnv.agencyName)}</span>
       {stage === 'open' && (
@@ -168,7 +171,7 @@ export function InboxApp() {
           {copy.lock}
         </button>
       )}
-      {stage !== 'signed-out' && (
+      {!signedOut && (
         <button type="button" onClick={() => void signOut()}>
           {copy.signOut}
         </button>
@@ -194,7 +197,7 @@ export function InboxApp() {
     <>
       {header}
       <main>
-        {stage === 'signed-out' && (
+        {signedOut && (
           <SignInForm onSignedIn={() => void stageOfSession().then(setStage)} />
         )}
         {stage === 'second-factor' && <SecondFactor onVerified={() => setStage('locked')} />}
