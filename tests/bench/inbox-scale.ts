@@ -68,8 +68,8 @@ async function seedInquiries(
     const status = index < ROWS / 10 ? 'new' : statuses[1 + (index % 4)]!
     await query(
       `insert into public.contact_submissions (id, key_id, sealed, created_at)
-       values ($1, $2, $3, now() - make_interval(hours => $4))`,
-      [row.id, row.key_id, row.sealed, hoursAgo],
+       values ($1, $2, $3, now() - make_interval(mins => $4))`,
+      [row.id, row.key_id, row.sealed, Math.round(hoursAgo * 60)],
     )
     if (status !== 'new') {
       await query(`update public.contact_submissions set status = $2 where id = $1`, [
