@@ -6,8 +6,8 @@
  * - the list's first screen (its first row) at most 1 s after the unlock (the list's heading);
  * - every inquiry opened (the count says "2000 inquiries") at most 10 s after the unlock, and a
  *   search then finds the last row opened;
- * - the page never frozen while the list opens: no task over 200 ms from the unlock to the end,
- *   by a PerformanceObserver of 'longtask' entries in the page.
+ * - the page never frozen while the list opens: no task over 200 ms from the unlock to 2 s after
+ *   the last row, by a PerformanceObserver of 'longtask' entries in the page.
  *
  * The unlock itself (scrypt, the key gate's) is reported beside it, not counted against the list.
  * Writes bench-results/inbox-scale.json; exits 1 if a target is missed.
@@ -113,6 +113,8 @@ async function timeUnlock(page: Page): Promise<Run> {
     undefined,
     { timeout: 120_000 },
   )
+  // What follows the last row (keeping the sealed list for offline reading) counts too.
+  await page.waitForTimeout(2000)
   const { times, tasks } = await page.evaluate(() => {
     const w = window as unknown as {
       benchTimes: Record<string, number>

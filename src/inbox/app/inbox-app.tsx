@@ -197,9 +197,7 @@ export function InboxApp() {
     <>
       {header}
       <main>
-        {signedOut && (
-          <SignInForm onSignedIn={() => void stageOfSession().then(setStage)} />
-        )}
+        {signedOut && <SignInForm onSignedIn={() => void stageOfSession().then(setStage)} />}
         {stage === 'second-factor' && <SecondFactor onVerified={() => setStage('locked')} />}
         {stage === 'locked' && (
           <Suspense fallback={null}>

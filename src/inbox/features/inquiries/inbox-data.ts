@@ -1,4 +1,5 @@
 import type { SettableStatus } from '../../../shared/staff-workflow'
+import { sealedSubmissionOpener } from '../../../shared/submission/open-sealed'
 import { supabase } from '../../lib/supabase-client'
 import type { ThreadRow } from '../conversation/thread'
 import type { Inquiry, InquiryRow } from './inquiry'
@@ -110,6 +111,7 @@ const PROGRESS_MS = 400
  */
 function rowOpener(identities: string[], { previous = [], signal }: LoadOptions) {
   const known = new Map(previous.map((inquiry) => [inquiry.id, inquiry]))
+  const openSealed = sealedSubmissionOpener(identities)
   return (overdueIds: ReadonlySet<string>) =>
     async (row: InquiryRow): Promise<Inquiry> => {
       // Locked (or a newer load began): nothing more is opened with this key.
@@ -118,7 +120,7 @@ function rowOpener(identities: string[], { previous = [], signal }: LoadOptions)
       if (before && before.sealed === row.sealed) {
         return { ...row, overdue: overdueIds.has(row.id), opened: before.opened }
       }
-      return openInquiry(row, identities, overdueIds)
+      return openInquiry(row, identities, overdueIds, openSealed)
     }
 }
 

@@ -159,7 +159,7 @@ describe('openInSlices', () => {
         return value * 2
       },
       (done) => heard.push(done.length),
-      { sliceMs: 45, firstScreen: 3, now: () => clock },
+      { sliceMs: 45, firstScreen: 3, parallel: 1, now: () => clock },
     )
     channel.port1.close()
     expect(opened).toEqual(rows.map((value) => value * 2))
@@ -177,8 +177,30 @@ describe('openInSlices', () => {
       [1, 2, 3],
       async (value) => ((clock += 100), value),
       (done) => heard.push(done.length),
-      { sliceMs: 40, firstScreen: 10, now: () => clock },
+      { sliceMs: 40, firstScreen: 10, parallel: 1, now: () => clock },
     )
     expect(heard).toEqual([1, 2, 3])
+  })
+
+  it('opens a few rows at once, the first screen in a batch of its own', async () => {
+    const started: number[][] = []
+    let running: number[] = []
+    const opened = await openInSlices(
+      Array.from({ length: 10 }, (_, index) => index),
+      async (value) => {
+        running.push(value)
+        if (running.length === 1) queueMicrotask(() => (started.push(running), (running = [])))
+        await Promise.resolve()
+        return value
+      },
+      () => {},
+      { firstScreen: 3, parallel: 4, sliceMs: 1000, now: () => 0 },
+    )
+    expect(opened).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+    expect(started).toEqual([
+      [0, 1, 2],
+      [3, 4, 5, 6],
+      [7, 8, 9],
+    ])
   })
 })
