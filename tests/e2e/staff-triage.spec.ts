@@ -115,7 +115,7 @@ test('rows say their reference, status and due time; the search finds a row open
 
   // The token: every seeded row; with the filters, fewer.
   await page.getByLabel(copy.list.search).fill(token)
-  await expect(page.getByTestId('list-count')).toHaveText(/^50 of \d+ inquiries$/)
+  await expect(page.getByTestId('list-count')).toHaveText(/^58 of \d+ inquiries$/)
   await expect(page.getByRole('button', { name: copy.list.showMore(8) })).toBeVisible()
   await page.getByLabel(copy.list.statusFilter).selectOption('new')
   await expect(page.locator('ul.inquiries > li')).toHaveCount(2)

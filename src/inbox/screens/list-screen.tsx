@@ -111,7 +111,7 @@ export function ListScreen(props: ListScreenProps) {
           </label>
         </div>
       </div>
-      <p role="status" className="hint" data-testid="list-count">
+      <p aria-live="polite" className="hint" data-testid="list-count">
         {progress
           ? copy.list.opening(progress.opened, progress.total)
           : inquiries && copy.list.matching(matching.length, inquiries.length)}

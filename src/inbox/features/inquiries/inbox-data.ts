@@ -102,7 +102,7 @@ function readOverdueIds(): Promise<string[]> {
 export type ListProgress = { inquiries: Inquiry[]; opened: number; total: number | null }
 
 /** Progress is shown at most this often: each showing sorts and renders the list. */
-const PROGRESS_MS = 400
+const PROGRESS_MS = 1000
 
 /**
  * Opens rows on the device in slices (see `openInSlices`), most urgent first, into `opened`.
@@ -172,8 +172,9 @@ async function openFresh(identities: string[], options: LoadOptions): Promise<In
   }
   const present = new Set(rows.map((row) => row.id))
   for (const id of opened.keys()) if (!present.has(id)) opened.delete(id)
+  let added = 0
   await openInSlices(rest, open, (done) => {
-    done.forEach((i) => opened.set(i.id, i))
+    for (; added < done.length; added += 1) opened.set(done[added]!.id, done[added]!)
     show(rows.length)
   })
   // Kept for reading offline once all is open: storing 2,000 rows is work the first screen skips.

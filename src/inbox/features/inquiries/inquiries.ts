@@ -93,7 +93,7 @@ export function nextTask(): Promise<void> {
 }
 
 /** Rows opened at once: their WebCrypto steps (X25519) overlap instead of queueing one by one. */
-export const PARALLEL_ROWS = 8
+export const PARALLEL_ROWS = 16
 
 /**
  * Opens rows in order, a few at once, in slices of at most `sliceMs`, yielding to the event loop
