@@ -68,6 +68,10 @@ export function InboxApp() {
   }, [inquiries])
   // How far the opening of the list has come, while it is under way (the list shows as it opens).
   const [progress, setProgress] = useState<{ opened: number; total: number | null } | null>(null)
+  const progressNow = useRef(progress)
+  useEffect(() => {
+    progressNow.current = progress
+  }, [progress])
 
   // The search and filters over the opened list: in memory, dropped with it on lock.
   const [triage, setTriage] = useState<Triage>(NO_TRIAGE)
@@ -142,7 +146,11 @@ export function InboxApp() {
 
   useEffect(() => {
     if (stage !== 'open' || !identities) return
-    const onFocus = () => void refresh(identities)
+    // While the list is still opening (2,000 rows take seconds on a slow phone), coming back to
+    // the window does not start it over ("Refresh" and a pull, asked for, do).
+    const onFocus = () => {
+      if (!progressNow.current) void refresh(identities)
+    }
     window.addEventListener('focus', onFocus)
     return () => window.removeEventListener('focus', onFocus)
   }, [stage, identities, refresh])
