@@ -80,7 +80,14 @@ async function seedInquiries(
   }
 }
 
-type Run = { unlockMs: number; firstScreenMs: number; allOpenMs: number; longestTaskMs: number }
+type Run = {
+  unlockMs: number
+  firstScreenMs: number
+  allOpenMs: number
+  longestTaskMs: number
+  /** Tasks over 100 ms: [start after the unlock, duration], to tell which step they were. */
+  tasksOver100Ms: [number, number][]
+}
 
 /**
  * Times one unlock in the page itself: the Unlock form's submit, the list's heading, its first
@@ -131,6 +138,9 @@ async function timeUnlock(page: Page): Promise<Run> {
     firstScreenMs: Math.round((times.first ?? NaN) - open),
     allOpenMs: Math.round((times.all ?? NaN) - open),
     longestTaskMs: Math.round(Math.max(0, ...during.map((task) => task.duration))),
+    tasksOver100Ms: during
+      .filter((task) => task.duration > 100)
+      .map((task) => [Math.round(task.start - open), Math.round(task.duration)]),
   }
 }
 

@@ -42,20 +42,23 @@ export async function openInquiry(
 export const urgencyRank = (row: InquiryRow, overdue: boolean) =>
   row.awaiting_reply_since ? 0 : overdue ? 1 : row.status === 'new' ? 2 : 3
 
-function byUrgency<Row extends InquiryRow>(
-  a: Row,
-  b: Row,
-  overdueA: boolean,
-  overdueB: boolean,
-): number {
-  const rankA = urgencyRank(a, overdueA)
-  const byRank = rankA - urgencyRank(b, overdueB)
-  if (byRank !== 0) return byRank
-  if (a.awaiting_reply_since && b.awaiting_reply_since) {
-    return Date.parse(a.awaiting_reply_since) - Date.parse(b.awaiting_reply_since)
-  }
-  const age = Date.parse(a.created_at) - Date.parse(b.created_at)
-  return rankA === 3 ? -age : age
+/**
+ * Rows in urgency order. Each row's place is worked out once (its rank and one time), not in every
+ * comparison: 2,000 rows take some 22,000 comparisons, and parsing two dates in each cost about
+ * 200 ms on a phone-speed CPU. The sort is stable: rows alike keep their order.
+ */
+function byUrgency<Row extends InquiryRow>(rows: readonly Row[], overdue: (row: Row) => boolean) {
+  return rows
+    .map((row) => {
+      const rank = urgencyRank(row, overdue(row))
+      const created = Date.parse(row.created_at)
+      // The longest waiting first, the oldest overdue and new first, the rest newest first.
+      const key =
+        rank === 0 ? Date.parse(row.awaiting_reply_since ?? '') : rank === 3 ? -created : created
+      return { row, rank, key }
+    })
+    .sort((a, b) => a.rank - b.rank || a.key - b.key)
+    .map(({ row }) => row)
 }
 
 /**
@@ -64,12 +67,12 @@ function byUrgency<Row extends InquiryRow>(
  * first).
  */
 export function sortInquiries(inquiries: Inquiry[]): Inquiry[] {
-  return [...inquiries].sort((a, b) => byUrgency(a, b, a.overdue, b.overdue))
+  return byUrgency(inquiries, (inquiry) => inquiry.overdue)
 }
 
 /** Sealed rows in the order the list will show them: the first screen's rows are opened first. */
 export function sortSealedRows(rows: InquiryRow[], overdueIds: ReadonlySet<string>): InquiryRow[] {
-  return [...rows].sort((a, b) => byUrgency(a, b, overdueIds.has(a.id), overdueIds.has(b.id)))
+  return byUrgency(rows, (row) => overdueIds.has(row.id))
 }
 
 /** The rows a phone's first screen shows: opened, and shown, before any other. */
