@@ -96,7 +96,7 @@ export function nextTask(): Promise<void> {
 }
 
 /** Rows opened at once: their WebCrypto steps (X25519) overlap instead of queueing one by one. */
-export const PARALLEL_ROWS = 16
+export const PARALLEL_ROWS = 8
 
 /**
  * Opens rows in order, a few at once, in slices of at most `sliceMs`, yielding to the event loop
