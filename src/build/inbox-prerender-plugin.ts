@@ -62,9 +62,15 @@ export function inboxPrerenderPlugin(define: Record<string, string>): Plugin {
       const empty = '<div id="root"></div>'
       if (!template.includes(empty) || !template.includes('<title>Inbox</title>'))
         throw new Error('src/inbox/index.html lacks <div id="root"></div> or <title>Inbox</title>')
+      // The app's module still runs before DOMContentLoaded (the form works as soon as the page
+      // has loaded), but at low priority: never taken for something the paint waits on, by the
+      // browser's scheduler or by Lighthouse's model of a slow phone (as the site's boot module).
+      const script = /<script type="module"(?![^>]*fetchpriority)/
+      if (!script.test(template)) throw new Error('src/inbox/index.html lacks its module script')
       await writeFile(
         file,
         template
+          .replace(script, '<script type="module" fetchpriority="low"')
           .replace('<title>Inbox</title>', `<title>${escapeHtml(title)}</title>`)
           .replace(empty, `<div id="root">${html}</div>`),
       )
