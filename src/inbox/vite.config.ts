@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react'
 import { defineConfig, loadEnv } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 import { hostFilesPlugin } from '../build/host-files-plugin.ts'
+import { inboxPrerenderPlugin } from '../build/inbox-prerender-plugin.ts'
 import { previewPlugin } from '../build/preview-plugin.ts'
 import { resolveSubmissionKeys } from '../build/submission-keys.ts'
 import { parseSiteEnv } from '../lib/env.ts'
@@ -33,6 +34,7 @@ export default defineConfig(async ({ mode, isPreview }) => {
     agencyRecipients: keys?.recipients ?? [],
   }
   const inboxRoot = fileURLToPath(new URL('.', import.meta.url))
+  const define = { __INBOX_ENV__: JSON.stringify(inboxEnv) }
   return {
     root: inboxRoot,
     envDir: ROOT,
@@ -40,9 +42,10 @@ export default defineConfig(async ({ mode, isPreview }) => {
       react(),
       hostFilesPlugin(settings, 'inbox'),
       previewPlugin(),
+      inboxPrerenderPlugin(define),
       VitePWA(inboxPwaOptions(settings.agencyName)),
     ],
-    define: { __INBOX_ENV__: JSON.stringify(inboxEnv) },
+    define,
     build: {
       outDir: `${ROOT}dist-inbox`,
       emptyOutDir: true,

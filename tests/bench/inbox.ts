@@ -3,15 +3,16 @@
  * holding 200 sealed inquiries, and a build of the inbox pointed at it.
  *
  * - The first screen (sign-in) loads at most 140 KB gzip of JavaScript.
- * - Lighthouse (mobile defaults) on the first screen: performance >= 95, accessibility and best
- *   practices 100 (5 runs, medians).
+ * - Lighthouse (mobile defaults) on the first screen: performance >= 98, accessibility and best
+ *   practices 100 (5 runs, medians); the first screen is prerendered (issue 25), so its LCP is at
+ *   most 1.1x that of the same page with its scripts removed (audited interleaved with it).
  * - With the CPU slowed 4x (Chromium's throttling), median of 5 reloads: unlocking with the
  *   passphrase (scrypt 2^16) takes at most 2 s from "Unlock" to the list's heading, and the 200
  *   rows are fetched, opened and listed at most 1 s after that.
  *
  * Writes bench-results/inbox.json; exits 1 if a target is missed.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { randomUUID } from 'node:crypto'
@@ -42,9 +43,11 @@ const ROWS = 200
 const CPU_SLOWDOWN = 4
 const API_PORT = 54361
 const INBOX_PORT = 4196
+const NO_JS_PORT = 4198
 const TARGETS = {
   firstScreenJsGzip: 140 * 1024,
-  performance: 95,
+  performance: 98,
+  lcpRatio: 1.1,
   accessibility: 100,
   'best-practices': 100,
   unlockMs: 2000,
@@ -84,18 +87,19 @@ async function seedInquiries(
  */
 async function timeUnlock(page: Page): Promise<{ unlockMs: number; listMs: number }> {
   await page.evaluate(
-    ({ heading, rows }) => {
+    ({ heading, allOpen }) => {
       const times: Record<string, number> = {}
       ;(window as unknown as { benchTimes: Record<string, number> }).benchTimes = times
       document.addEventListener('submit', () => (times.submit ??= performance.now()), true)
       new MutationObserver(() => {
         const h1 = [...document.querySelectorAll('h1')].some((h) => h.textContent === heading)
         if (h1) times.open ??= performance.now()
-        if (document.querySelectorAll('ul.inquiries > li').length >= rows)
+        // Every row opened: the count under the search says so (the list shows 50 at a time).
+        if (document.querySelector('[data-testid="list-count"]')?.textContent === allOpen)
           times.listed ??= performance.now()
-      }).observe(document.body, { childList: true, subtree: true })
+      }).observe(document.body, { childList: true, subtree: true, characterData: true })
     },
-    { heading: copy.list.heading, rows: ROWS },
+    { heading: copy.list.heading, allOpen: copy.list.matching(ROWS, ROWS) },
   )
   await unlock(page)
   await page.waitForFunction(
@@ -134,6 +138,23 @@ async function main() {
       logLevel: 'warn',
     })
     const base = `http://127.0.0.1:${INBOX_PORT}/`
+    // The same first screen with every script removed: what paint alone costs.
+    const noJsDir = join(work, 'dist-inbox-no-js')
+    await cp(outDir, noJsDir, { recursive: true })
+    const indexHtml = join(noJsDir, 'index.html')
+    await writeFile(
+      indexHtml,
+      (await readFile(indexHtml, 'utf8'))
+        .replace(/<script\b[^>]*>[\s\S]*?<\/script>\s*/gi, '')
+        .replace(/<link\b[^>]*rel="modulepreload"[^>]*>\s*/gi, ''),
+    )
+    const noJsServer = await preview({
+      configFile: resolve('src/inbox/vite.config.ts'),
+      build: { outDir: noJsDir },
+      preview: { host: '127.0.0.1', port: NO_JS_PORT, strictPort: true },
+      logLevel: 'warn',
+    })
+    const noJsBase = `http://127.0.0.1:${NO_JS_PORT}/`
     try {
       const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
       try {
@@ -156,7 +177,9 @@ async function main() {
         await importKey(page, {
           secret: await readFile(join(backendDir, 'dev-identity.txt'), 'utf8'),
         })
-        await expect(page.locator('ul.inquiries > li')).toHaveCount(ROWS, { timeout: 30_000 })
+        await expect(page.getByTestId('list-count')).toHaveText(copy.list.matching(ROWS, ROWS), {
+          timeout: 30_000,
+        })
 
         const cdp = await page.context().newCDPSession(page)
         await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
@@ -184,7 +207,12 @@ async function main() {
       })
       try {
         const runs = []
-        for (let run = 0; run < RUNS; run += 1) runs.push(await audit(base, chrome.port))
+        const noJsRuns = []
+        // Interleaved, so a slow moment of the machine weighs on both alike.
+        for (let run = 0; run < RUNS; run += 1) {
+          runs.push(await audit(base, chrome.port))
+          noJsRuns.push(await audit(noJsBase, chrome.port))
+        }
         for (const category of ['performance', 'accessibility', 'best-practices'] as const) {
           const score = median(runs.map((run) => run.scores[category]))
           report[category] = score
@@ -192,11 +220,18 @@ async function main() {
         }
         report.lcpMs = Math.round(median(runs.map((run) => run.lcp)))
         report.tbtMs = Math.round(median(runs.map((run) => run.tbt)))
+        report.noJsLcpMs = Math.round(median(noJsRuns.map((run) => run.lcp)))
+        report.lcpRatio = Number(
+          (median(runs.map((run) => run.lcp)) / median(noJsRuns.map((run) => run.lcp))).toFixed(2),
+        )
+        if ((report.lcpRatio as number) > TARGETS.lcpRatio)
+          misses.push(`LCP ${report.lcpMs} ms is ${report.lcpRatio}x the script-free page's`)
       } finally {
         await chrome.kill()
       }
     } finally {
       await new Promise<void>((done) => server.httpServer.close(() => done()))
+      await new Promise<void>((done) => noJsServer.httpServer.close(() => done()))
     }
   } finally {
     await backend.close()

@@ -6,6 +6,7 @@ import { inboxEnv } from '../lib/inbox-env'
 import type { ResponseTimes } from '../features/inquiries/inbox-data'
 import { InquiryDetail } from '../features/inquiries/inquiry-detail'
 import type { Inquiry } from '../features/inquiries/inquiry'
+import { NO_TRIAGE, type Triage } from '../features/inquiries/triage'
 import { usePullToRefresh } from '../features/inquiries/use-pull-to-refresh'
 import { useAutoLock } from '../features/key/use-auto-lock'
 import { useThread } from '../features/conversation/use-thread'
@@ -84,7 +85,26 @@ export function InboxApp() {
     void stageOfSession().then(setStage)
   }, [])
 
+  // The load under way: aborted on lock and by the next load, so nothing opens with a dropped key.
+  const loading = useRef<AbortController | null>(null)
+  const inquiriesNow = useRef<Inquiry[] | null>(null)
+  useEffect(() => {
+    inquiriesNow.current = inquiries
+  }, [inquiries])
+  // How far the opening of the list has come, while it is under way (the list shows as it opens).
+  const [progress, setProgress] = useState<{ opened: number; total: number | null } | null>(null)
+  const progressNow = useRef(progress)
+  useEffect(() => {
+    progressNow.current = progress
+  }, [progress])
+
+  // The search and filters over the opened list: in memory, dropped with it on lock.
+  const [triage, setTriage] = useState<Triage>(NO_TRIAGE)
+
   const lock = useCallback(() => {
+    loading.current?.abort()
+    setTriage(NO_TRIAGE)
+    setProgress(null)
     setIdentities(null)
     setInquiries(null)
     setSelected(null)
@@ -94,29 +114,56 @@ export function InboxApp() {
   }, [])
   useAutoLock(stage === 'open', lock)
 
-  const refresh = useCallback(async (keys: string[], notice?: string) => {
-    setError(notice ?? null)
-    const { InboxDataError, loadInquiries, loadResponseTimes } = await inboxData()
-    try {
-      const loaded = await loadInquiries(keys)
-      setInquiries(loaded.inquiries)
-      setOfflineSince(loaded.offlineSince)
-      const ref = linked.current
-      linked.current = null
-      const target = ref && loaded.inquiries.find((inquiry) => inquiry.id.startsWith(ref))
-      if (target) setSelected(target.id)
-      // The summary is a nicety: without it (offline, say) the list still shows.
-      setTimes(loaded.offlineSince ? null : await loadResponseTimes().catch(() => null))
-    } catch (failure) {
-      setInquiries([])
-      setOfflineSince(null)
-      setError(
-        failure instanceof InboxDataError && failure.kind === 'no-access'
-          ? copy.list.noAccess
-          : copy.list.loadFailed,
-      )
-    }
+  /** The alert's inquiry, as soon as it is open (or, once all is open, never: it is gone). */
+  const openLinked = useCallback((open: Inquiry[], all: boolean) => {
+    const ref = linked.current
+    const target = ref && open.find((inquiry) => inquiry.id.startsWith(ref))
+    if (target) setSelected(target.id)
+    if (target || all) linked.current = null
   }, [])
+
+  const refresh = useCallback(
+    async (keys: string[], notice?: string) => {
+      setError(notice ?? null)
+      loading.current?.abort()
+      const controller = new AbortController()
+      loading.current = controller
+      const { signal } = controller
+      const { InboxDataError, loadInquiries, loadResponseTimes } = await inboxData()
+      // A refresh keeps the list on screen until the new one is wholly open.
+      const previous = inquiriesNow.current ?? []
+      try {
+        const loaded = await loadInquiries(keys, {
+          signal,
+          previous,
+          onProgress: (open) => {
+            if (signal.aborted) return
+            if (previous.length === 0) setInquiries(open.inquiries)
+            setProgress({ opened: open.opened, total: open.total })
+            openLinked(open.inquiries, false)
+          },
+        })
+        if (signal.aborted) return
+        setProgress(null)
+        setInquiries(loaded.inquiries)
+        setOfflineSince(loaded.offlineSince)
+        openLinked(loaded.inquiries, true)
+        // The summary is a nicety: without it (offline, say) the list still shows.
+        setTimes(loaded.offlineSince ? null : await loadResponseTimes().catch(() => null))
+      } catch (failure) {
+        if (signal.aborted) return
+        setProgress(null)
+        setInquiries([])
+        setOfflineSince(null)
+        setError(
+          failure instanceof InboxDataError && failure.kind === 'no-access'
+            ? copy.list.noAccess
+            : copy.list.loadFailed,
+        )
+      }
+    },
+    [openLinked],
+  )
 
   const refreshOpenList = useCallback(() => {
     if (identities) void refresh(identities)
@@ -125,7 +172,11 @@ export function InboxApp() {
 
   useEffect(() => {
     if (stage !== 'open' || !identities) return
-    const onFocus = () => void refresh(identities)
+    // While the list is still opening (2,000 rows take seconds on a slow phone), coming back to
+    // the window does not start it over ("Refresh" and a pull, asked for, do).
+    const onFocus = () => {
+      if (!progressNow.current) void refresh(identities)
+    }
     window.addEventListener('focus', onFocus)
     return () => window.removeEventListener('focus', onFocus)
   }, [stage, identities, refresh])
@@ -142,8 +193,11 @@ export function InboxApp() {
     setStage('signed-out')
   }
 
-  // The agency's name from the first screen on, so staff know where they are signing in.
-  const header = stage !== 'loading' && (
+  // The first screen, prerendered into index.html at build time (first-screen.tsx) and hydrated:
+  // while the session is read ('loading'), it is the sign-in screen, as every visit without a
+  // session sees it. The agency's name from the first screen on, so staff know where they are.
+  const signedOut = stage === 'signed-out' || stage === 'loading'
+  const header = (
     <header className="bar">
       <span>{copy.title(inboxEnv.agencyName)}</span>
       {stage === 'open' && (
@@ -151,7 +205,7 @@ export function InboxApp() {
           {copy.lock}
         </button>
       )}
-      {stage !== 'signed-out' && (
+      {!signedOut && (
         <button type="button" onClick={() => void signOut()}>
           {copy.signOut}
         </button>
@@ -177,9 +231,7 @@ export function InboxApp() {
     <>
       {header}
       <main>
-        {stage === 'signed-out' && (
-          <SignInForm onSignedIn={() => void stageOfSession().then(setStage)} />
-        )}
+        {signedOut && <SignInForm onSignedIn={() => void stageOfSession().then(setStage)} />}
         {stage === 'second-factor' && <SecondFactor onVerified={() => setStage('locked')} />}
         {stage === 'locked' && (
           <Suspense fallback={null}>
@@ -227,6 +279,9 @@ export function InboxApp() {
             pullArmed={pullArmed}
             error={error}
             offlineSince={offlineSince}
+            progress={progress}
+            triage={triage}
+            onTriage={setTriage}
             returnedFrom={returnedFrom}
             onRefresh={refreshOpenList}
             onOpen={(inquiry) => setSelected(inquiry.id)}

@@ -1,13 +1,18 @@
 import { StrictMode } from 'react'
-import { createRoot } from 'react-dom/client'
+import { createRoot, hydrateRoot } from 'react-dom/client'
 import { InboxApp } from './inbox-app'
 import './inbox.css'
 
-createRoot(document.getElementById('root') as HTMLElement).render(
+const root = document.getElementById('root') as HTMLElement
+const app = (
   <StrictMode>
     <InboxApp />
-  </StrictMode>,
+  </StrictMode>
 )
+// The build prerenders the first screen into index.html (first-screen.tsx): hydrated, not
+// redrawn. The dev server serves the empty template: rendered.
+if (root.firstElementChild) hydrateRoot(root, app)
+else createRoot(root).render(app)
 
 // The app shell offline: registered after the first screen, never in its way.
 window.addEventListener('load', () => {

@@ -110,10 +110,26 @@ export const copy = {
     otherKey: (keyId: string) => `Sealed to another key (${keyId}): this device cannot open it.`,
     /** The inquiry's reference: what the staff alert and the visitor's panel show. */
     reference: (ref: string) => `Ref. ${ref}`,
-    overdue: 'Overdue',
+    /** Status and due time as two facts, from the 24-hour rule (src/shared/staff-workflow.ts). */
+    overdueBy: (span: string) => `Overdue by ${span}`,
+    dueIn: (span: string) => `due in ${span}`,
+    deletedIn: (span: string) => `deleted in ${span}`,
     /** A visitor wrote in the thread and nobody has answered yet. */
     awaiting: 'New message',
-    due: (when: string) => `Due ${when}`,
+    search: 'Search the opened inquiries',
+    searchHint: 'Searched on this device only: what you type is never sent or kept.',
+    statusFilter: 'Status',
+    allStatuses: 'All',
+    overdueOnly: 'Overdue only',
+    /** How many rows the search and filters leave, of all opened. */
+    matching: (count: number, total: number) =>
+      count === total ? `${total} inquiries` : `${count} of ${total} inquiries`,
+    noMatch: 'No opened inquiry matches.',
+    opening: (opened: number, total: number | null) =>
+      total === null
+        ? `Opening on this device: ${opened} so far…`
+        : `Opening on this device: ${opened} of ${total}…`,
+    showMore: (count: number) => `Show ${count} more`,
     refresh: 'Refresh',
     release: 'Release to refresh',
     loadFailed: 'The inquiries could not be loaded. Check the connection and try again.',
@@ -138,6 +154,11 @@ export const copy = {
     copy: 'Copy',
     copied: 'Copied',
     purged: (when: string) => `Closed: the database deletes it by ${when}.`,
+    /** Before "Completed" or "Declined": the purge follows 24 hours after closing. */
+    confirmClose: (status: string, when: string) =>
+      `Mark it ${status.toLowerCase()}? The database then deletes this inquiry and its conversation by ${when}, on every device. Reopening it before then keeps it.`,
+    confirm: (status: string) => `Yes, mark ${status.toLowerCase()}`,
+    cancel: 'Cancel',
     statusFailed: 'The status could not be changed. Check the connection and try again.',
     statusOffline: 'You are offline: the status is unchanged. Change it when you are back online.',
   },

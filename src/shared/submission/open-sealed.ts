@@ -27,21 +27,30 @@ export type OpenedSubmission =
 // typage's message when no identity is a recipient of the file.
 const NO_MATCH = "no identity matched any of the file's recipients"
 
+type Decrypted =
+  { text: string } | { problem: 'not-armor' | 'other-key' | 'undecryptable'; detail?: string }
+
 /** The age file in `sealed`, decrypted to text with any of `secrets`, or why it could not be. */
 export async function decryptSealed(
   sealed: string,
   secrets: readonly string[],
-): Promise<
-  { text: string } | { problem: 'not-armor' | 'other-key' | 'undecryptable'; detail?: string }
-> {
+): Promise<Decrypted> {
+  return decryptWith(sealed, decrypterFor(secrets))
+}
+
+function decrypterFor(secrets: readonly string[]): Decrypter {
+  const decrypter = new Decrypter()
+  for (const secret of secrets) decrypter.addIdentity(secret)
+  return decrypter
+}
+
+async function decryptWith(sealed: string, decrypter: Decrypter): Promise<Decrypted> {
   let binary: Uint8Array
   try {
     binary = armor.decode(sealed)
   } catch {
     return { problem: 'not-armor' }
   }
-  const decrypter = new Decrypter()
-  for (const secret of secrets) decrypter.addIdentity(secret)
   try {
     return { text: await decrypter.decrypt(binary, 'text') }
   } catch (error) {
@@ -50,11 +59,7 @@ export async function decryptSealed(
   }
 }
 
-export async function openSealedSubmission(
-  sealed: string,
-  secrets: readonly string[],
-): Promise<OpenedSubmission> {
-  const decrypted = await decryptSealed(sealed, secrets)
+function openDecrypted(decrypted: Decrypted): OpenedSubmission {
   if ('problem' in decrypted) return decrypted
   try {
     return { document: parseSealedDocument(decrypted.text) }
@@ -62,4 +67,23 @@ export async function openSealedSubmission(
     if (error instanceof DocumentError) return { problem: error.problem }
     throw error
   }
+}
+
+export async function openSealedSubmission(
+  sealed: string,
+  secrets: readonly string[],
+): Promise<OpenedSubmission> {
+  return openDecrypted(await decryptSealed(sealed, secrets))
+}
+
+/**
+ * `openSealedSubmission` for many rows with the same identities: the identities are parsed, and
+ * their public keys derived, once (age's Decrypter keeps them), not once per row. The staff inbox
+ * opens 2,000 rows this way.
+ */
+export function sealedSubmissionOpener(
+  secrets: readonly string[],
+): (sealed: string) => Promise<OpenedSubmission> {
+  const decrypter = decrypterFor(secrets)
+  return async (sealed) => openDecrypted(await decryptWith(sealed, decrypter))
 }

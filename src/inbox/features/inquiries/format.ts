@@ -17,3 +17,11 @@ export function formatInterval(interval: string | null): string {
   const total = days * 24 + hours + minutes / 60
   return total < 1 ? `${Math.round(total * 60)} min` : `${Math.round(total * 10) / 10} h`
 }
+
+/** A span of time as a row says it ("23 h", "2 h", "45 min", "3 d"): whole units, rounded down. */
+export function formatSpan(milliseconds: number): string {
+  const minutes = Math.max(0, Math.floor(milliseconds / 60_000))
+  if (minutes < 60) return `${minutes} min`
+  const hours = Math.floor(minutes / 60)
+  return hours < 48 ? `${hours} h` : `${Math.floor(hours / 24)} d`
+}

@@ -1,8 +1,16 @@
 import type { SettableStatus } from '../../../shared/staff-workflow'
+import { sealedSubmissionOpener } from '../../../shared/submission/open-sealed'
 import { supabase } from '../../lib/supabase-client'
 import type { ThreadRow } from '../conversation/thread'
 import type { Inquiry, InquiryRow } from './inquiry'
-import { allPages, openInquiry, sortInquiries } from './inquiries'
+import {
+  allPages,
+  FIRST_SCREEN_ROWS,
+  openInquiry,
+  openInSlices,
+  sortInquiries,
+  sortSealedRows,
+} from './inquiries'
 import { keepSealedList, lastSealedList, type SealedList } from './list-cache'
 
 /** The inbox's reads and its one write, through the database's rules for signed-in staff. */
@@ -30,65 +38,190 @@ function failed(what: string, error: unknown): never {
   throw new InboxDataError('failed')
 }
 
-/** The sealed rows and the overdue view, as the server sends them; kept for reading offline. */
-async function fetchSealedList(): Promise<SealedList> {
+async function checkAccess() {
   const access = await supabase.rpc('inbox_access')
   if (access.error) failed('the access check', access.error)
   if (access.data !== true) throw new InboxDataError('no-access')
-  const [rows, overdue] = await Promise.all([
-    allPages(async (from, to) => {
-      const page = await supabase
-        .from('contact_submissions')
-        .select(COLUMNS)
-        // The id breaks ties, so no row falls between two pages.
-        .order('created_at', { ascending: false })
-        .order('id')
-        .range(from, to)
-      if (page.error) failed('reading inquiries', page.error)
-      return page.data satisfies InquiryRow[]
-    }, PAGE_ROWS),
-    allPages(async (from, to) => {
-      const page = await supabase
-        .from('inbox_overdue_submissions')
-        .select('id')
-        .order('id')
-        .range(from, to)
-      if (page.error) failed('reading the overdue view', page.error)
-      return page.data
-    }, PAGE_ROWS),
-  ])
-  const list: SealedList = {
-    // A row that arrived between two pages pushes one row of the first into the second: once.
-    rows: [...new Map(rows.map((row) => [row.id, row])).values()],
-    overdueIds: overdue.map((row) => row.id),
-    fetchedAt: new Date().toISOString(),
-  }
-  await keepSealedList(list)
-  return list
 }
 
-export async function openList(list: SealedList, identities: string[]): Promise<Inquiry[]> {
-  const overdueIds = new Set(list.overdueIds)
-  return sortInquiries(
-    await Promise.all(list.rows.map((row) => openInquiry(row, identities, overdueIds))),
-  )
+/** Every sealed row, newest first, page by page (see `allPages`). */
+function readAllRows(): Promise<InquiryRow[]> {
+  return allPages(async (from, to) => {
+    const page = await supabase
+      .from('contact_submissions')
+      .select(COLUMNS)
+      // The id breaks ties, so no row falls between two pages.
+      .order('created_at', { ascending: false })
+      .order('id')
+      .range(from, to)
+    if (page.error) failed('reading inquiries', page.error)
+    return page.data satisfies InquiryRow[]
+  }, PAGE_ROWS)
+}
+
+/**
+ * The top of the list, asked for first and on its own: the rows with a visitor's message waiting
+ * (longest first) and the new ones (oldest, so overdue, first). Two small answers that arrive
+ * before the whole list's pages, so the first screen is opened before the rest is even read.
+ */
+async function readUrgentRows(): Promise<InquiryRow[]> {
+  const [waiting, fresh] = await Promise.all([
+    supabase
+      .from('contact_submissions')
+      .select(COLUMNS)
+      .not('awaiting_reply_since', 'is', null)
+      .order('awaiting_reply_since')
+      .order('id')
+      .limit(FIRST_SCREEN_ROWS),
+    supabase
+      .from('contact_submissions')
+      .select(COLUMNS)
+      .eq('status', 'new')
+      .order('created_at')
+      .order('id')
+      .limit(FIRST_SCREEN_ROWS),
+  ])
+  if (waiting.error) failed('reading the waiting inquiries', waiting.error)
+  if (fresh.error) failed('reading the new inquiries', fresh.error)
+  return [...waiting.data, ...fresh.data] satisfies InquiryRow[]
+}
+
+function readOverdueIds(): Promise<string[]> {
+  return allPages(async (from, to) => {
+    const page = await supabase
+      .from('inbox_overdue_submissions')
+      .select('id')
+      .order('id')
+      .range(from, to)
+    if (page.error) failed('reading the overdue view', page.error)
+    return page.data
+  }, PAGE_ROWS).then((rows) => rows.map((row) => row.id))
+}
+
+/** What is open so far while a list is being opened (`total`: null until every page is read). */
+export type ListProgress = { inquiries: Inquiry[]; opened: number; total: number | null }
+
+/** Progress is shown at most this often: each showing sorts and renders the list. */
+const PROGRESS_MS = 1000
+
+/**
+ * Opens rows on the device in slices (see `openInSlices`), most urgent first, into `opened`.
+ * A row already opened before (same id, same ciphertext: a refresh) is not opened again, its
+ * status and times are taken from the new row.
+ */
+function rowOpener(identities: string[], { previous = [], signal }: LoadOptions) {
+  const known = new Map(previous.map((inquiry) => [inquiry.id, inquiry]))
+  const openSealed = sealedSubmissionOpener(identities)
+  return (overdueIds: ReadonlySet<string>) =>
+    async (row: InquiryRow): Promise<Inquiry> => {
+      // Locked (or a newer load began): nothing more is opened with this key.
+      signal?.throwIfAborted()
+      const before = known.get(row.id)
+      if (before && before.sealed === row.sealed) {
+        return { ...row, overdue: overdueIds.has(row.id), opened: before.opened }
+      }
+      return openInquiry(row, identities, overdueIds, openSealed)
+    }
 }
 
 export type LoadedList = { inquiries: Inquiry[]; offlineSince: string | null }
 
+type LoadOptions = {
+  /** Hears the list as it opens: the first screen's rows first, then more every few slices. */
+  onProgress?: (progress: ListProgress) => void
+  /** The list open now (a refresh): its rows are not opened again. */
+  previous?: readonly Inquiry[]
+  /** Aborted on lock, or by a newer load: the opening stops at the next row. */
+  signal?: AbortSignal
+}
+
+async function openFresh(identities: string[], options: LoadOptions): Promise<Inquiry[]> {
+  const { onProgress = () => {} } = options
+  await checkAccess()
+  const overdue = readOverdueIds()
+  const all = readAllRows()
+  // Both are awaited below; a failure of one while the other is awaited is not left unhandled.
+  all.catch(() => {})
+  const urgent = readUrgentRows()
+  urgent.catch(() => {})
+  const overdueIds = new Set(await overdue)
+  const open = rowOpener(identities, options)(overdueIds)
+  const opened = new Map<string, Inquiry>()
+  let shownAt = 0
+  const show = (total: number | null, force = false) => {
+    const now = performance.now()
+    if (!force && now - shownAt < PROGRESS_MS) return
+    shownAt = now
+    onProgress({ inquiries: sortInquiries([...opened.values()]), opened: opened.size, total })
+  }
+
+  const firstScreen = sortSealedRows(await urgent, overdueIds).slice(0, FIRST_SCREEN_ROWS)
+  await openInSlices(firstScreen, open, (done) => done.forEach((i) => opened.set(i.id, i)))
+  show(null, true)
+
+  // A row that arrived between two pages pushes one row of the first into the second: once.
+  const rows = [...new Map((await all).map((row) => [row.id, row])).values()]
+  const rest = sortSealedRows(
+    rows.filter((row) => opened.get(row.id)?.sealed !== row.sealed),
+    overdueIds,
+  )
+  // The urgent rows were read a moment before the pages: the pages' columns are the newer.
+  for (const row of rows) {
+    const first = opened.get(row.id)
+    if (first) opened.set(row.id, { ...first, ...row, overdue: overdueIds.has(row.id) })
+  }
+  const present = new Set(rows.map((row) => row.id))
+  for (const id of opened.keys()) if (!present.has(id)) opened.delete(id)
+  let added = 0
+  await openInSlices(rest, open, (done) => {
+    for (; added < done.length; added += 1) opened.set(done[added]!.id, done[added]!)
+    show(rows.length)
+  })
+  // Kept for reading offline once all is open: storing 2,000 rows is work the first screen skips.
+  keepSealedList({
+    rows,
+    overdueIds: [...overdueIds],
+    fetchedAt: new Date().toISOString(),
+  }).catch((failure: unknown) => console.error('inbox: keeping the list failed', failure))
+  return sortInquiries([...opened.values()])
+}
+
+async function openKept(
+  list: SealedList,
+  identities: string[],
+  options: LoadOptions,
+): Promise<Inquiry[]> {
+  const { onProgress = () => {} } = options
+  const overdueIds = new Set(list.overdueIds)
+  const open = rowOpener(identities, options)(overdueIds)
+  const opened = await openInSlices(sortSealedRows(list.rows, overdueIds), open, (done) =>
+    onProgress({
+      inquiries: sortInquiries([...done]),
+      opened: done.length,
+      total: list.rows.length,
+    }),
+  )
+  return sortInquiries(opened)
+}
+
 /**
  * The list, opened with the unlocked key: fresh from the server, or, when the server cannot be
  * reached, the last one fetched on this device (with when it was fetched). An account without
- * access gets no list at all, kept or not.
+ * access gets no list at all, kept or not. Opened in slices, most urgent first: `onProgress`
+ * hears it as it opens.
  */
-export async function loadInquiries(identities: string[]): Promise<LoadedList> {
+export async function loadInquiries(
+  identities: string[],
+  options: LoadOptions = {},
+): Promise<LoadedList> {
   try {
-    return { inquiries: await openList(await fetchSealedList(), identities), offlineSince: null }
+    return { inquiries: await openFresh(identities, options), offlineSince: null }
   } catch (failure) {
     if (failure instanceof InboxDataError && failure.kind === 'no-access') throw failure
+    if (options.signal?.aborted) throw failure
     const kept = await lastSealedList()
     if (!kept) throw failure
-    return { inquiries: await openList(kept, identities), offlineSince: kept.fetchedAt }
+    return { inquiries: await openKept(kept, identities, options), offlineSince: kept.fetchedAt }
   }
 }
 

@@ -5,7 +5,7 @@ import { sealSubmission } from '../../../features/contact/sealing/seal-submissio
 import { buildDocument } from '../../../shared/submission/sealed-document'
 import { NIGHT_OWL } from '../../../shared/submission/submission-test-fixtures'
 import type { Inquiry, InquiryRow } from './inquiry'
-import { allPages, openInquiry, sortInquiries } from './inquiries'
+import { allPages, openInquiry, openInSlices, sortInquiries, sortSealedRows } from './inquiries'
 
 const HOUR = 3_600_000
 const NOW = Date.parse('2026-11-24T12:00:00Z')
@@ -123,5 +123,84 @@ describe('allPages', () => {
     )
     expect(exactly).toEqual(table.slice(0, 1000))
     expect(asked).toBe(3)
+  })
+})
+
+describe('sortSealedRows', () => {
+  it('orders sealed rows as the list will show them, from their unsealed columns alone', () => {
+    const rows = [
+      row('answered', 5, 'responded'),
+      row('new', 1),
+      row('overdue', 30),
+      awaiting(row('asked', 50, 'engaged'), 2),
+    ]
+    const order = sortSealedRows(rows, new Set(['overdue'])).map((sealed) => sealed.id)
+    expect(order).toEqual(['asked', 'overdue', 'new', 'answered'])
+    expect(order).toEqual(
+      sortInquiries(rows.map((r) => listed(r, r.id === 'overdue'))).map((i) => i.id),
+    )
+  })
+})
+
+describe('openInSlices', () => {
+  it('opens every row in order, hearing the first screen first, and yields between slices', async () => {
+    const rows = Array.from({ length: 40 }, (_, index) => index)
+    const heard: number[] = []
+    let tasksRun = 0
+    // A task queued before opening runs only when the opening yields to the event loop.
+    const channel = new MessageChannel()
+    channel.port1.onmessage = () => (tasksRun += 1)
+    channel.port2.postMessage(null)
+    let clock = 0
+    const opened = await openInSlices(
+      rows,
+      async (value) => {
+        clock += 10 // each row "costs" 10 ms
+        return value * 2
+      },
+      (done) => heard.push(done.length),
+      { sliceMs: 45, firstScreen: 3, parallel: 1, now: () => clock },
+    )
+    channel.port1.close()
+    expect(opened).toEqual(rows.map((value) => value * 2))
+    // The first screen (3), then a slice every 5 rows (>= 45 ms each), then the end.
+    expect(heard[0]).toBe(3)
+    expect(heard.at(-1)).toBe(40)
+    expect(heard.slice(1, 4)).toEqual([8, 13, 18])
+    expect(tasksRun).toBe(1)
+  })
+
+  it('never runs a slice past its budget when every row is slow', async () => {
+    let clock = 0
+    const heard: number[] = []
+    await openInSlices(
+      [1, 2, 3],
+      async (value) => ((clock += 100), value),
+      (done) => heard.push(done.length),
+      { sliceMs: 40, firstScreen: 10, parallel: 1, now: () => clock },
+    )
+    expect(heard).toEqual([1, 2, 3])
+  })
+
+  it('opens a few rows at once, the first screen in a batch of its own', async () => {
+    const started: number[][] = []
+    let running: number[] = []
+    const opened = await openInSlices(
+      Array.from({ length: 10 }, (_, index) => index),
+      async (value) => {
+        running.push(value)
+        if (running.length === 1) queueMicrotask(() => (started.push(running), (running = [])))
+        await Promise.resolve()
+        return value
+      },
+      () => {},
+      { firstScreen: 3, parallel: 4, sliceMs: 1000, now: () => 0 },
+    )
+    expect(opened).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+    expect(started).toEqual([
+      [0, 1, 2],
+      [3, 4, 5, 6],
+      [7, 8, 9],
+    ])
   })
 })

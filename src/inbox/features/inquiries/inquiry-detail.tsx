@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react'
+import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { copy } from '../../content/copy'
 import { formatTime } from './format'
 import { SETTABLE_STATUSES, type SettableStatus } from '../../../shared/staff-workflow'
@@ -38,6 +38,12 @@ export function InquiryDetail({
 }) {
   const [error, setError] = useState<string | null>(null)
   const [copied, setCopied] = useState(false)
+  // "Completed" or "Declined" asked for and not yet confirmed: closing schedules the deletion.
+  const [confirming, setConfirming] = useState<SettableStatus | null>(null)
+  const confirmButton = useRef<HTMLButtonElement>(null)
+  useEffect(() => {
+    if (confirming) confirmButton.current?.focus()
+  }, [confirming])
   const fields = 'document' in inquiry.opened ? inquiry.opened.document : null
   const labels = 'labels' in inquiry.opened ? inquiry.opened.labels : null
   const purge = purgeAfter(inquiry)
@@ -45,6 +51,7 @@ export function InquiryDetail({
 
   async function change(status: SettableStatus) {
     setError(null)
+    setConfirming(null)
     try {
       onChanged({
         ...inquiry,
@@ -133,13 +140,41 @@ export function InquiryDetail({
           <button
             key={status}
             type="button"
-            onClick={() => void change(status)}
+            onClick={() =>
+              CLOSED.includes(status) && !CLOSED.includes(inquiry.status)
+                ? setConfirming(status)
+                : void change(status)
+            }
             aria-pressed={inquiry.status === status}
           >
             {copy.statuses[status]}
           </button>
         ))}
       </div>
+      {confirming && (
+        <div className="confirm" role="group" aria-labelledby="confirm-close">
+          <p id="confirm-close">
+            {copy.detail.confirmClose(
+              copy.statuses[confirming],
+              // As the database will stamp it: closed now, deleted by the hourly purge after.
+              formatTime(purgeAfter({ ...inquiry, completed_at: new Date().toISOString() })!),
+            )}
+          </p>
+          <div className="actions">
+            <button
+              type="button"
+              ref={confirmButton}
+              onClick={() => void change(confirming)}
+              aria-describedby="confirm-close"
+            >
+              {copy.detail.confirm(copy.statuses[confirming])}
+            </button>
+            <button type="button" onClick={() => setConfirming(null)}>
+              {copy.detail.cancel}
+            </button>
+          </div>
+        </div>
+      )}
       {error && <p role="alert">{error}</p>}
       {fields && (
         <section className="conversation" aria-labelledby="conversation-heading">

@@ -1,10 +1,11 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { copy } from '../../content/copy'
-import { formatAge, formatTime } from './format'
+import { formatAge } from './format'
 import { referenceOf } from '../../../shared/conversation/reference'
-import { dueAt, type Inquiry } from './inquiry'
+import type { Inquiry } from './inquiry'
+import { statusAndDue } from './triage'
 
-/** One line per inquiry: who, what, how old, and whether it is due or overdue. */
+/** One line per inquiry: who, what, its reference, how old, its status and when it is due. */
 export function InquiryList({
   inquiries,
   onOpen,
@@ -21,7 +22,12 @@ export function InquiryList({
     list.current?.querySelector<HTMLButtonElement>(`[data-inquiry="${focusOn}"]`)?.focus()
   }, [focusOn])
 
-  if (inquiries.length === 0) return <p>{copy.list.empty}</p>
+  // "due in 23 h" counts down while the list is on screen, a minute at a time.
+  const [now, setNow] = useState(Date.now)
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 60_000)
+    return () => window.clearInterval(timer)
+  }, [])
   return (
     <ul className="inquiries" ref={list}>
       {inquiries.map((inquiry) => {
@@ -48,14 +54,13 @@ export function InquiryList({
               )}
               <span className="when">
                 <span className="ref">{copy.list.reference(referenceOf(inquiry.id))}</span> ·{' '}
-                {formatAge(new Date(inquiry.created_at))} · {copy.statuses[inquiry.status]}
-                {inquiry.awaiting_reply_since ? (
-                  <strong className="badge awaiting"> {copy.list.awaiting}</strong>
-                ) : inquiry.overdue ? (
-                  <strong className="badge overdue"> {copy.list.overdue}</strong>
-                ) : inquiry.status === 'new' ? (
-                  <span className="badge"> {copy.list.due(formatTime(dueAt(inquiry)))}</span>
-                ) : null}
+                {formatAge(new Date(inquiry.created_at), now)}
+              </span>
+              <span className={inquiry.overdue ? 'due overdue' : 'due'} data-testid="due">
+                {statusAndDue(inquiry, now)}
+                {inquiry.awaiting_reply_since && (
+                  <strong className="badge awaiting"> · {copy.list.awaiting}</strong>
+                )}
               </span>
             </button>
           </li>

@@ -1,0 +1,14 @@
+/**
+ * What the build's prerender of the first screen (src/build/inbox-prerender-plugin.ts) gets in
+ * place of supabase-client.ts: the real one reads the browser's storage on import. The first
+ * screen's render never calls it; if it ever did, the build fails here rather than ship a page
+ * rendered from a guess.
+ */
+export const supabase = new Proxy(
+  {},
+  {
+    get(_target, property) {
+      throw new Error(`The prerendered first screen used supabase.${String(property)}`)
+    },
+  },
+) as typeof import('./supabase-client').supabase
