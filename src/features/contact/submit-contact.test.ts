@@ -26,7 +26,7 @@ describe('submitContact', () => {
   it('seals, then sends the sealed row only, and reports sent', async () => {
     const deps = dependencies({ kind: 'delivered' })
     expect(await submitContact(document, null, deps)).toEqual({ kind: 'sent', inquiry })
-    expect(deps.seal).toHaveBeenCalledWith(document, null)
+    expect(deps.seal).toHaveBeenCalledWith(document, null, [], expect.any(Function))
     expect(deps.send).toHaveBeenCalledWith(row, expect.any(AbortSignal))
     expect(deps.enqueue).not.toHaveBeenCalled()
   })
