@@ -663,7 +663,7 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start, 
     })
 
     it('answers paths outside the REST API with a JSON 404', async () => {
-      const response = await fetch(`${backend.url}/storage/v1/object`, { method: 'POST' })
+      const response = await fetch(`${backend.url}/functions/v1/anything`, { method: 'POST' })
       expect(response.status).toBe(404)
       expect(await response.json()).toMatchObject({ code: 'PGRST125' })
     })

@@ -190,3 +190,114 @@ create table if not exists supabase_migrations.schema_migrations (
   version text not null primary key
 );
 alter table supabase_migrations.schema_migrations add column if not exists name text;
+
+-- Supabase Storage's schema, the subset the project's migrations and the local Storage stand-in
+-- (supabase/local/storage/) use, under Storage's names and types (supabase/storage
+-- migrations/tenant, read at 4fa61fb: 0002 tables, 0003 path_tokens, 0007/0008/0013/0014/0018
+-- bucket columns, 0016/0025 object columns, 0046/0049 grants, 0055 protect_delete, 0060/0061 path
+-- helpers). As on Supabase: row level security on both tables, every API role granted the tables
+-- (the policies decide), and no DELETE except where Storage's own connection sets
+-- storage.allow_delete_query (0055): "Use the Storage API instead". Left out: the search and
+-- prefix functions, analytics/vector buckets, multipart and versioning tables, the
+-- updated_at and bucket-name triggers.
+create schema if not exists storage;
+grant usage on schema storage to anon, authenticated, service_role;
+
+create table if not exists storage.buckets (
+  id text not null primary key,
+  name text not null,
+  owner uuid,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now(),
+  public boolean default false,
+  avif_autodetection boolean default false,
+  file_size_limit bigint,
+  allowed_mime_types text[],
+  owner_id text
+);
+create unique index if not exists bname on storage.buckets using btree (name);
+
+create table if not exists storage.objects (
+  id uuid not null default gen_random_uuid() primary key,
+  bucket_id text references storage.buckets (id),
+  name text,
+  owner uuid,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now(),
+  last_accessed_at timestamptz default now(),
+  metadata jsonb,
+  path_tokens text[] generated always as (string_to_array(name, '/')) stored,
+  version text,
+  owner_id text,
+  user_metadata jsonb
+);
+create unique index if not exists bucketid_objname on storage.objects using btree (bucket_id, name);
+create index if not exists name_prefix_search on storage.objects (name text_pattern_ops);
+
+alter table storage.buckets enable row level security;
+alter table storage.objects enable row level security;
+grant all on storage.buckets, storage.objects to anon, authenticated, service_role;
+
+create or replace function storage.foldername(name text)
+  returns text[]
+  language plpgsql
+  immutable
+as $function$
+declare
+  _parts text[];
+begin
+  select string_to_array(name, '/') into _parts;
+  return _parts[1 : array_length(_parts, 1) - 1];
+end
+$function$;
+
+create or replace function storage.filename(name text)
+  returns text
+  language plpgsql
+  immutable
+as $function$
+declare
+  _parts text[];
+begin
+  select string_to_array(name, '/') into _parts;
+  return _parts[array_length(_parts, 1)];
+end
+$function$;
+
+create or replace function storage.extension(name text)
+  returns text
+  language plpgsql
+  immutable
+as $function$
+declare
+  _parts text[];
+  _filename text;
+begin
+  select string_to_array(name, '/') into _parts;
+  select _parts[array_length(_parts, 1)] into _filename;
+  return reverse(split_part(reverse(_filename), '.', 1));
+end
+$function$;
+
+create or replace function storage.protect_delete()
+  returns trigger
+  language plpgsql
+as $$
+begin
+  if coalesce(current_setting('storage.allow_delete_query', true), 'false') != 'true' then
+    raise exception 'Direct deletion from storage tables is not allowed. Use the Storage API instead.'
+      using hint = 'This prevents accidental data loss from orphaned objects.',
+            errcode = '42501';
+  end if;
+  return null;
+end;
+$$;
+
+drop trigger if exists protect_buckets_delete on storage.buckets;
+create trigger protect_buckets_delete
+  before delete on storage.buckets
+  for each statement execute function storage.protect_delete();
+drop trigger if exists protect_objects_delete on storage.objects;
+create trigger protect_objects_delete
+  before delete on storage.objects
+  for each statement execute function storage.protect_delete();

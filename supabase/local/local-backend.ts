@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { serve } from '@hono/node-server'
 import lockfile from 'proper-lockfile'
 import { openPgliteDatabase, openPostgresDatabase, type Database } from './database'
@@ -12,6 +14,9 @@ import { createOwnerOnlyFiles, ownerOnly } from './owner-only'
 import { backendPaths } from './paths'
 import type { AuthSettings } from './auth/auth-api'
 import { createRestApi, DEMO_JWT_SECRET, signApiKeys } from './rest-api'
+import { createGateway } from './gateway'
+import { createStorageApi } from './storage'
+import { createAttachmentRemover } from './attachment-removal'
 import { createAlertForwarder } from './staff-alerts'
 
 /**
@@ -29,8 +34,13 @@ export type LocalBackendOptions = {
   apiPort?: number
   /** Wire-protocol port of the embedded database; 0 picks a free one; null serves none. */
   dbPort?: number | null
-  /** State folder (database, lock, dev identity), or 'memory' for a throwaway database. */
+  /** State folder (database, lock, dev identity, Storage's files), or 'memory' for a throwaway database. */
   backendDir?: string
+  /**
+   * Where Storage keeps its files: `<backendDir>/storage` by default; a temporary folder, removed
+   * at close, for an in-memory backend or a DATABASE_URL one given no backendDir.
+   */
+  storageDir?: string
   /** Use this PostgreSQL instead of the embedded database (no wire port, no lock then). */
   databaseUrl?: string
   jwtSecret?: string
@@ -57,6 +67,10 @@ export type LocalBackend = {
   anonKey: string
   serviceRoleKey: string
   migrations: MigrationReport
+  /** Where Storage keeps its files. */
+  storageDir: string
+  /** Removes the objects queued for removal now (the listener does it on its own too). */
+  removeQueuedAttachments(): Promise<number>
   close(): Promise<void>
 }
 
@@ -92,7 +106,13 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
     const inMemory = options.backendDir === 'memory'
     const paths = backendPaths(inMemory ? undefined : options.backendDir)
     const instanceId = randomUUID()
-    const ownEntries = [paths.dataDir, paths.lockFile, paths.connectionFile, paths.identityFile]
+    const ownEntries = [
+      paths.dataDir,
+      paths.lockFile,
+      paths.connectionFile,
+      paths.identityFile,
+      paths.storageDir,
+    ]
     let db: Database
     let dbUrl: string | null = null
     if (options.databaseUrl) {
@@ -176,12 +196,28 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
     await Promise.all(jobs.map((job) => job.first))
 
     const keys = await signApiKeys(options.jwtSecret ?? DEMO_JWT_SECRET)
+    let storageDir = options.storageDir
+    if (!storageDir) {
+      if (inMemory || (options.databaseUrl && options.backendDir === undefined)) {
+        const temporary = await mkdtemp(join(tmpdir(), 'local-backend-storage-'))
+        cleanups.push(() => rm(temporary, { recursive: true, force: true }))
+        storageDir = temporary
+      } else storageDir = paths.storageDir
+    }
+    await mkdir(storageDir, { recursive: true, mode: 0o700 })
+    const storage = createStorageApi({
+      db,
+      gateway: createGateway(options.jwtSecret ?? DEMO_JWT_SECRET),
+      dir: storageDir,
+      log,
+    })
     const app = createRestApi({
       db,
       jwtSecret: options.jwtSecret ?? DEMO_JWT_SECRET,
       log,
       authSettings: options.authSettings,
       restUpstream: options.restUpstream,
+      storage: storage.app,
     })
     const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
       const started = serve(
@@ -199,6 +235,21 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
     )
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
+    // Objects queued for removal (purged inquiries, day-old orphans) go through the Storage API
+    // with the service role, as the Edge Function does on Supabase (supabase/README.md).
+    const remover = createAttachmentRemover({ url, serviceRoleKey: keys.serviceRoleKey, log })
+    await db.listen('attachment_removal', () => remover.request())
+    const storageJobs = setInterval(() => {
+      remover.request()
+      void storage.cleanUpExpiredUploads().catch(() => {})
+    }, HOUR)
+    storageJobs.unref()
+    cleanups.push(async () => {
+      clearInterval(storageJobs)
+      await remover.idle()
+    })
+    remover.request()
+
     if (!inMemory && !options.databaseUrl) {
       // Staff tools find this checkout's backend here, whatever ports it was given. Only a backend
       // that holds its folder's lock says so: the lock is how they know it is still running.
@@ -206,7 +257,16 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
       await writeFile(paths.connectionFile, `${JSON.stringify(info)}\n`, { mode: 0o600 })
       cleanups.push(() => rm(paths.connectionFile, { force: true }))
     }
-    return { url, dbUrl, db, ...keys, migrations, close: closeAll }
+    return {
+      url,
+      dbUrl,
+      db,
+      ...keys,
+      migrations,
+      storageDir,
+      removeQueuedAttachments: () => remover.run(),
+      close: closeAll,
+    }
   } catch (error) {
     await closeAll()
     throw error

@@ -19,6 +19,7 @@ export function backendPaths(backendDir: string = DEFAULT_BACKEND_DIR) {
     lockFile: join(dir, 'backend.lock'),
     connectionFile: join(dir, 'connection.json'),
     identityFile: join(dir, 'dev-identity.txt'),
+    storageDir: join(dir, 'storage'),
   }
 }
 

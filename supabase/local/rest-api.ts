@@ -19,8 +19,11 @@ export { DEMO_JWT_SECRET, signApiKeys, type ApiKeys } from './gateway'
 
 /** The hosted API has no lower limit (CHECK constraints answer long rows with 400). */
 export const MAX_BODY_BYTES = 1024 * 1024
+// The tus headers too: a browser's tus-js-client reads Location and Upload-Offset (storage.ts).
 const EXPOSED_HEADERS =
-  'Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit'
+  'Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit, ' +
+  'Upload-Offset, Upload-Length, Upload-Metadata, Upload-Defer-Length, Upload-Concat, Upload-Expires, ' +
+  'Tus-Resumable, Tus-Version, Tus-Max-Size, Tus-Extension'
 
 export type RestApiOptions = {
   db: Database
@@ -33,6 +36,8 @@ export type RestApiOptions = {
    * being emulated (the contract suites' oracle).
    */
   restUpstream?: string
+  /** Storage's routes (storage.ts), served under `/storage/v1` without the body limit. */
+  storage?: Hono
 }
 
 export function createRestApi({
@@ -41,6 +46,7 @@ export function createRestApi({
   log,
   authSettings,
   restUpstream,
+  storage,
 }: RestApiOptions): Hono {
   const gateway = createGateway(jwtSecret)
   const app = new Hono()
@@ -60,19 +66,21 @@ export function createRestApi({
       exposeHeaders: [EXPOSED_HEADERS],
     }),
   )
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () =>
-        json(
-          413,
-          {
-            message: 'Request size limit exceeded',
-            hint: `The local stand-in accepts bodies up to ${MAX_BODY_BYTES} bytes.`,
-          },
-          { Connection: 'close' },
-        ),
-    }),
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () =>
+      json(
+        413,
+        {
+          message: 'Request size limit exceeded',
+          hint: `The local stand-in accepts bodies up to ${MAX_BODY_BYTES} bytes.`,
+        },
+        { Connection: 'close' },
+      ),
+  })
+  // Storage streams uploads to disk and applies the bucket's own size limit.
+  app.use((c, next) =>
+    storage && new URL(c.req.url).pathname.startsWith('/storage/v1/') ? next() : limitBody(c, next),
   )
 
   // Kong (nginx) refuses a path with a malformed %-escape before any route or key check.
@@ -98,6 +106,7 @@ export function createRestApi({
 
   app.all('/rest/v1/*', restUpstream ? forwardRest(restUpstream, gateway) : restRoute(db, gateway))
   app.route('/auth/v1', createAuthApi({ db, jwtSecret, settings: authSettings }))
+  if (storage) app.route('/storage/v1', storage)
 
   app.all('*', () => invalidPath())
   return app

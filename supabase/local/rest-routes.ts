@@ -465,7 +465,7 @@ export const invalidPath = () =>
     'PGRST125',
     'Invalid path specified in request URL',
     null,
-    'The local stand-in serves /rest/v1/<table>, /rest/v1/rpc/<function>, /auth/v1 and GET /health.',
+    'The local stand-in serves /rest/v1/<table>, /rest/v1/rpc/<function>, /auth/v1, /storage/v1 and GET /health.',
   )
 
 /** The handler of `/rest/v1/*`. */
