@@ -51,8 +51,11 @@ type StorageAnswer = { error: { status?: unknown; statusCode?: unknown; message?
 /** supabase-js's answer to a standard upload, as an outcome. */
 export function classifyStandardUpload({ error }: StorageAnswer): SendOutcome {
   if (!error) return { kind: 'delivered' }
+  // Storage answers refusals with HTTP 400 and the real status in the body's `statusCode` ("409"
+  // for an object that already exists): that one decides, the HTTP status only without it.
   const code = Number(error.statusCode)
-  const status = typeof error.status === 'number' ? error.status : Number.isFinite(code) ? code : 0
+  const status =
+    Number.isInteger(code) && code > 0 ? code : typeof error.status === 'number' ? error.status : 0
   return classifyUploadStatus(status, `HTTP ${status}: ${(error.message ?? '').slice(0, 300)}`)
 }
 

@@ -23,9 +23,13 @@ export async function downloadAttachment(
   if (error || !data) {
     // The server's words go to the console only.
     console.error('inbox: attachment download failed', error)
-    const status = Number((error as { status?: unknown; statusCode?: unknown } | null)?.status ?? 0)
-    if (status === 404 || status === 400) return 'not-found'
-    return status === 0 ? 'offline' : 'failed'
+    // Storage's refusals come as HTTP 400 with the real status in `statusCode`.
+    const { status, statusCode } = (error ?? {}) as { status?: unknown; statusCode?: unknown }
+    const real = Number(statusCode)
+    const code = Number.isInteger(real) && real > 0 ? real : Number(status ?? 0)
+    if (code === 404) return 'not-found'
+    if (code === 0) return 'offline'
+    return 'failed'
   }
   const opened = await openAttachment(data, identities, attachment)
   if (opened.kind === 'opened') downloadBlob(opened.file, attachment.name)
