@@ -18,12 +18,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, expect, type CDPSession, type Page } from '@playwright/test'
 import { preview } from 'vite'
-import { attachmentsCopy } from '../../src/features/contact/attachments-copy'
+import { attachmentsFieldCopy } from '../../src/features/contact/attachments-copy'
+import { attachedFilesCopy } from '../../src/features/contact/attached-files-copy'
 import { submitToasts } from '../../src/features/contact/contact-copy'
 import { SEAL_MEASURE } from '../../src/features/contact/submit-browser'
 import { startLocalBackend } from '../../supabase/local/local-backend'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
 import { contactForm, fillContactForm } from '../support/contact-form'
+
+const attachmentsCopy = { ...attachmentsFieldCopy, ...attachedFilesCopy }
 
 const MB = 1024 * 1024
 const FILE_BYTES = 25 * MB

@@ -7,7 +7,8 @@ import { promisify } from 'node:util'
 import type { BrowserContext, Page } from '@playwright/test'
 import pg from 'pg'
 import { submitToasts } from '../../src/features/contact/contact-copy'
-import { attachmentsCopy } from '../../src/features/contact/attachments-copy'
+import { attachmentsFieldCopy } from '../../src/features/contact/attachments-copy'
+import { attachedFilesCopy } from '../../src/features/contact/attached-files-copy'
 import { copy } from '../../src/inbox/content/copy'
 import { ATTACHMENTS_BUCKET } from '../../src/shared/submission/attachments'
 import { DEMO_JWT_SECRET, signApiKeys } from '../../supabase/local/gateway'
@@ -25,6 +26,8 @@ import {
 import { E2E_API_URL, E2E_BACKEND_DIR, E2E_DB_URL } from '../support/ports'
 import { firstVisit, inquiryEntry } from '../support/staff-inbox'
 import { expect, test } from '../support/strict-page'
+
+const attachmentsCopy = { ...attachmentsFieldCopy, ...attachedFilesCopy }
 
 /**
  * Sealed attachments (issue 26) in Chromium against the real local backend and its Storage: files

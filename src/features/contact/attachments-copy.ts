@@ -1,23 +1,11 @@
-import { ATTACHMENT_LIMITS, formatBytes } from '../../shared/submission/attachments'
-
-const perFile = formatBytes(ATTACHMENT_LIMITS.bytesPerFile).replace('.0 ', ' ')
-
 /**
- * The attachments field's words (issue 26). A module of its own, loaded with the form only: the
- * outbox's status line on every page imports contact-copy.ts, which must stay small.
+ * The attachments field's words as the page first shows them (issue 26): plain strings, so the
+ * contact page's first load carries nothing more (a test checks them against the limits in
+ * src/shared/submission/attachments.ts). What is said once files are attached, in sentences that
+ * need the limits and sizes, is in attached-files-copy.ts, loaded with the list.
  */
-export const attachmentsCopy = {
+export const attachmentsFieldCopy = {
   label: 'Attachments (Optional)',
-  limits: `Up to ${ATTACHMENT_LIMITS.files} files, up to ${perFile} each, any type. Each file is encrypted in your browser before it is uploaded; its name and type travel only inside the encrypted message.`,
-  listLabel: 'Attached files',
-  remove: 'Remove',
-  removeLabel: (name: string) => `Remove ${name}`,
-  tooMany: (count: number) =>
-    `You attached ${count} files; the limit is ${ATTACHMENT_LIMITS.files}. Remove ${count - ATTACHMENT_LIMITS.files} to send.`,
-  tooLarge: (name: string, size: number) =>
-    `"${name}" is ${formatBytes(size)}; the limit is ${perFile} per file. Remove it, or attach a smaller version.`,
-  empty: (name: string) => `"${name}" is empty (0 bytes). Remove it, or attach the right file.`,
-  sealing: (percent: number) => `Encrypting your files: ${percent} %`,
-  uploading: (sent: number, total: number) =>
-    `Uploading your encrypted files: ${formatBytes(sent)} of ${formatBytes(total)}`,
+  limits:
+    'Up to 5 files, up to 25 MB each, any type. Each file is encrypted in your browser before it is uploaded; its name and type travel only inside the encrypted message.',
 } as const

@@ -1,23 +1,11 @@
-import type { RefObject } from 'react'
+import { lazy, Suspense, useState, type RefObject } from 'react'
 import { inputClasses } from '../../components/form-field'
-import {
-  checkAttachments,
-  formatBytes,
-  type AttachmentProblem,
-} from '../../shared/submission/attachments'
-import { attachmentsCopy } from './attachments-copy'
+import { attachmentsFieldCopy } from './attachments-copy'
 
-/** The sentence for a problem with the attached files. */
-export function attachmentProblemText(problem: AttachmentProblem): string {
-  switch (problem.kind) {
-    case 'too-many':
-      return attachmentsCopy.tooMany(problem.count)
-    case 'too-large':
-      return attachmentsCopy.tooLarge(problem.name, problem.size)
-    case 'empty':
-      return attachmentsCopy.empty(problem.name)
-  }
-}
+// The list and its sentences load when the form is first touched (with the sealer), never with
+// the page: the contact page's first load carries only the label, the limits and the picker.
+export const loadAttachedFiles = () => import('./attached-files')
+const AttachedFiles = lazy(loadAttachedFiles)
 
 /**
  * "Attachments (Optional)" under the brief: pick any files (several at once, or one after the
@@ -27,7 +15,7 @@ export function attachmentProblemText(problem: AttachmentProblem): string {
  */
 export function AttachmentsField({
   id,
-  inputRef: input,
+  inputRef,
   files,
   onChange,
 }: {
@@ -36,24 +24,24 @@ export function AttachmentsField({
   files: readonly File[]
   onChange: (files: File[]) => void
 }) {
-  const problem = checkAttachments(files)
+  const [invalid, setInvalid] = useState(false)
   const hintId = `${id}-limits`
   const problemId = `${id}-problem`
   return (
     <div className="grid gap-2">
       <label htmlFor={id} className="text-sm font-medium text-text">
-        {attachmentsCopy.label}
+        {attachmentsFieldCopy.label}
       </label>
       <p id={hintId} className="text-sm text-muted">
-        {attachmentsCopy.limits}
+        {attachmentsFieldCopy.limits}
       </p>
       <input
-        ref={input}
+        ref={inputRef}
         id={id}
         type="file"
         multiple
         aria-describedby={`${hintId} ${problemId}`}
-        aria-invalid={problem !== null}
+        aria-invalid={invalid}
         className={`${inputClasses} file:mr-4 file:rounded-full file:border-0 file:bg-mint file:px-4 file:py-1 file:font-semibold file:text-on-accent`}
         onChange={(event) => {
           const picked = Array.from(event.target.files ?? [])
@@ -63,33 +51,16 @@ export function AttachmentsField({
         }}
       />
       {files.length > 0 && (
-        <ul aria-label={attachmentsCopy.listLabel} className="grid gap-2">
-          {files.map((file, index) => (
-            <li
-              key={`${index}-${file.name}-${file.size}`}
-              className="flex items-center justify-between gap-3 rounded-xl border border-line px-4 py-2 text-sm"
-            >
-              <span className="min-w-0 break-words">
-                {file.name} <span className="text-muted">({formatBytes(file.size)})</span>
-              </span>
-              <button
-                type="button"
-                aria-label={attachmentsCopy.removeLabel(file.name)}
-                className="rounded-full border border-line px-3 py-1 text-text hover:border-mint focus-visible:outline-2 focus-visible:outline-mint"
-                onClick={() => {
-                  onChange(files.filter((_, other) => other !== index))
-                  input.current?.focus()
-                }}
-              >
-                {attachmentsCopy.remove}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <Suspense fallback={null}>
+          <AttachedFiles
+            problemId={problemId}
+            input={inputRef}
+            files={files}
+            onChange={onChange}
+            onProblem={setInvalid}
+          />
+        </Suspense>
       )}
-      <p id={problemId} aria-live="polite" className="text-sm text-danger">
-        {problem ? attachmentProblemText(problem) : ''}
-      </p>
     </div>
   )
 }

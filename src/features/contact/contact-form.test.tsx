@@ -11,7 +11,8 @@ import {
 } from '../../shared/submission/fields'
 import { failureMessages, formCopy, REQUIRED_FIELDS_MESSAGE, submitToasts } from './contact-copy'
 import { ContactForm, EMPTY_CONTACT_FORM } from './contact-form'
-import { attachmentsCopy } from './attachments-copy'
+import { attachmentsFieldCopy } from './attachments-copy'
+import { attachedFilesCopy } from './attached-files-copy'
 import { panelCopy } from './inquiry-panel-copy'
 import type { SendOutcome } from './send-to-supabase'
 import { fakeDependencies, sealedInquiryFor, TEST_RECEIPT } from './contact-test-fixtures'
@@ -22,6 +23,8 @@ import {
   type SealedInquiry,
   type SubmitDependencies,
 } from './submit-contact'
+
+const attachmentsCopy = { ...attachmentsFieldCopy, ...attachedFilesCopy }
 
 /** A send that never answers: a request stalled on a poor link. */
 const neverAnswers = () => vi.fn(() => new Promise<SendOutcome>(() => {}))

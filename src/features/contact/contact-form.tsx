@@ -9,9 +9,7 @@ import { siteEnv } from '../../lib/env'
 import { useHydrated } from '../../lib/use-hydrated'
 import { formCopy, submitToasts } from './contact-copy'
 import { LimitedField } from './limited-field'
-import { AttachmentsField } from './attachments-field'
-import { attachmentsCopy } from './attachments-copy'
-import { checkAttachments } from '../../shared/submission/attachments'
+import { AttachmentsField, loadAttachedFiles } from './attachments-field'
 import type { Receipt } from '../../shared/conversation/receipt'
 import {
   BUDGET_OPTIONS,
@@ -130,21 +128,21 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
 
   const onValid = async (fields: SubmissionFields) => {
     if (validationToast.current !== null) dismissToast(validationToast.current)
-    // The files' limits are checked before anything is sealed; the field already says what is wrong.
-    if (checkAttachments(files)) {
-      validationToast.current = showToast({
-        title: submitToasts.invalid.title,
-        variant: 'destructive',
-      })
-      attachmentsInput.current?.focus()
-      return
-    }
     draftId.current ??= crypto.randomUUID()
     const draft = { fields, id: draftId.current, now: Date.now(), userAgent: navigator.userAgent }
     let result: SubmitResult
     let shown = ''
     try {
-      const { submitContact } = await loadSubmit()
+      const { submitContact, checkAttachments, attachedFilesCopy } = await loadSubmit()
+      // The files' limits are checked before anything is sealed; the field says what is wrong.
+      if (checkAttachments(files)) {
+        validationToast.current = showToast({
+          title: submitToasts.invalid.title,
+          variant: 'destructive',
+        })
+        attachmentsInput.current?.focus()
+        return
+      }
       result = await submitContact(
         { ...draft, files },
         draftReceipt.current,
@@ -159,8 +157,8 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
             // Whole percents (or tenths of a megabyte): a live region must not chatter.
             const line =
               step === 'sealing'
-                ? attachmentsCopy.sealing(Math.floor((done / Math.max(total, 1)) * 100))
-                : attachmentsCopy.uploading(done, total)
+                ? attachedFilesCopy.sealing(Math.floor((done / Math.max(total, 1)) * 100))
+                : attachedFilesCopy.uploading(done, total)
             if (line !== shown) setFileProgress((shown = line))
           },
         },
@@ -190,6 +188,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
     dependencies.preload()
     loadSubmit().catch(() => undefined)
     loadPanel().catch(() => undefined)
+    loadAttachedFiles().catch(() => undefined)
   }
 
   const onInvalid = (fieldErrors: FieldErrors<SubmissionFieldsInput>) => {
