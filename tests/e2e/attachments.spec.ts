@@ -224,67 +224,73 @@ test('two files (one 20 MB) sent online: stored as ciphertext, the inbox opens b
   await inbox.close()
 })
 
-test('sent offline: the sealed files wait in IndexedDB as ciphertext and go once back online, exactly once', async ({
-  page,
-  context,
-}) => {
-  const mark = marker()
-  const files = [await markedFile(mark, 7 * MB, 'key'), await markedFile(`${mark}t`, 5000, 'txt')]
-  const traffic = recordTraffic(page)
-  const name = uniqueName('Files Offline')
-  await openContactPage(page)
-  await waitForOfflineReady(page)
-  await fillAndAttach(page, name, files)
-  await goOffline(context)
-  await contactForm(page).submit.click()
-  await expect(toast(page, submitToasts.queued.title)).toBeVisible({ timeout: 60_000 })
+test.describe('with the service worker (offline)', () => {
+  test.use({ serviceWorkers: 'allow' })
 
-  // What waits is ciphertext: the record's Blobs hold no marker, and name no file.
-  const waiting = await page.evaluate(async () => {
-    const open = indexedDB.open('contact-outbox-sealed')
-    const db = await new Promise<IDBDatabase>(
-      (resolve) => (open.onsuccess = () => resolve(open.result)),
-    )
-    const records = await new Promise<Array<Record<string, unknown>>>((resolve) => {
-      const request = db.transaction('records').objectStore('records').getAll()
-      request.onsuccess = () => resolve(request.result as Array<Record<string, unknown>>)
-    })
-    db.close()
-    const texts: string[] = []
-    for (const record of records) {
-      for (const file of (record.attachments ?? []) as Array<{
-        object: string
-        ciphertext: Blob
-      }>) {
-        const bytes = new Uint8Array(await file.ciphertext.arrayBuffer())
-        texts.push(`${file.object}\n${new TextDecoder('latin1').decode(bytes.subarray(0, 64))}`)
-        let text = ''
-        for (let at = 0; at < bytes.length; at += 65536) {
-          text += String.fromCharCode(...bytes.subarray(at, at + 65536))
+  test('sent offline: the sealed files wait in IndexedDB as ciphertext and go once back online, exactly once', async ({
+    page,
+    context,
+  }) => {
+    const mark = marker()
+    const files = [await markedFile(mark, 7 * MB, 'key'), await markedFile(`${mark}t`, 5000, 'txt')]
+    const traffic = recordTraffic(page)
+    const name = uniqueName('Files Offline')
+    await openContactPage(page)
+    await waitForOfflineReady(page)
+    await fillAndAttach(page, name, files)
+    await goOffline(context)
+    await contactForm(page).submit.click()
+    await expect(toast(page, submitToasts.queued.title)).toBeVisible({ timeout: 60_000 })
+
+    // What waits is ciphertext: the record's Blobs hold no marker, and name no file.
+    const waiting = await page.evaluate(async () => {
+      const open = indexedDB.open('contact-outbox-sealed')
+      const db = await new Promise<IDBDatabase>(
+        (resolve) => (open.onsuccess = () => resolve(open.result)),
+      )
+      const records = await new Promise<Array<Record<string, unknown>>>((resolve) => {
+        const request = db.transaction('records').objectStore('records').getAll()
+        request.onsuccess = () => resolve(request.result as Array<Record<string, unknown>>)
+      })
+      db.close()
+      const texts: string[] = []
+      for (const record of records) {
+        for (const file of (record.attachments ?? []) as Array<{
+          object: string
+          ciphertext: Blob
+        }>) {
+          const bytes = new Uint8Array(await file.ciphertext.arrayBuffer())
+          texts.push(`${file.object}\n${new TextDecoder('latin1').decode(bytes.subarray(0, 64))}`)
+          let text = ''
+          for (let at = 0; at < bytes.length; at += 65536) {
+            text += String.fromCharCode(...bytes.subarray(at, at + 65536))
+          }
+          texts.push(text)
         }
-        texts.push(text)
       }
-    }
-    return { count: records.length, texts }
+      return { count: records.length, texts }
+    })
+    expect(waiting.count).toBe(1)
+    expect(waiting.texts).toHaveLength(4)
+    expect(waiting.texts[0]).toContain('age-encryption.org/v1')
+    for (const text of waiting.texts) expect(text.includes(mark)).toBe(false)
+    expect((await indexedDbContents(page)).includes(mark)).toBe(false)
+    expect((await webStorageContents(page)).includes(mark)).toBe(false)
+
+    await goOnline(context)
+    await page.evaluate(() => window.dispatchEvent(new Event('online')))
+    await expect(toast(page, submitToasts.sent.title)).toBeVisible({ timeout: 120_000 })
+    const id = submissionIdOf(traffic)
+    await expect.poll(() => submissionsWithId(id).then((rows) => rows.length)).toBe(1)
+    expect(await storedObjects(id)).toHaveLength(2)
+    const requests = traffic
+      .map((r) => `${r.url}\n${JSON.stringify(r.headers)}\n${r.body}`)
+      .join('')
+    expect(requests.includes(mark)).toBe(false)
+
+    const { downloaded } = await downloadInInbox(context, name, files)
+    for (const file of files) expect(sha256(downloaded[file.name]!)).toBe(sha256(file.bytes))
   })
-  expect(waiting.count).toBe(1)
-  expect(waiting.texts).toHaveLength(4)
-  expect(waiting.texts[0]).toContain('age-encryption.org/v1')
-  for (const text of waiting.texts) expect(text.includes(mark)).toBe(false)
-  expect((await indexedDbContents(page)).includes(mark)).toBe(false)
-  expect((await webStorageContents(page)).includes(mark)).toBe(false)
-
-  await goOnline(context)
-  await page.evaluate(() => window.dispatchEvent(new Event('online')))
-  await expect(toast(page, submitToasts.sent.title)).toBeVisible({ timeout: 120_000 })
-  const id = submissionIdOf(traffic)
-  await expect.poll(() => submissionsWithId(id).then((rows) => rows.length)).toBe(1)
-  expect(await storedObjects(id)).toHaveLength(2)
-  const requests = traffic.map((r) => `${r.url}\n${JSON.stringify(r.headers)}\n${r.body}`).join('')
-  expect(requests.includes(mark)).toBe(false)
-
-  const { downloaded } = await downloadInInbox(context, name, files)
-  for (const file of files) expect(sha256(downloaded[file.name]!)).toBe(sha256(file.bytes))
 })
 
 test('an upload cut halfway resumes from the offset the server holds, without starting over', async ({
