@@ -6,6 +6,5 @@
  */
 export const attachmentsFieldCopy = {
   label: 'Attachments (Optional)',
-  limits:
-    'Up to 5 files, up to 25 MB each, any type. Each file is encrypted in your browser before it is uploaded; its name and type travel only inside the encrypted message.',
+  limits: 'Up to 5 files, up to 25 MB each, any type; encrypted in your browser, names included.',
 } as const

@@ -42,7 +42,7 @@ export function AttachmentsField({
         multiple
         aria-describedby={`${hintId} ${problemId}`}
         aria-invalid={invalid}
-        className={`${inputClasses} file:mr-4 file:rounded-full file:border-0 file:bg-mint file:px-4 file:py-1 file:font-semibold file:text-on-accent`}
+        className={inputClasses}
         onChange={(event) => {
           const picked = Array.from(event.target.files ?? [])
           // Cleared, so the same file can be picked again after a "Remove".
