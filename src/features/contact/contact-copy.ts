@@ -71,6 +71,8 @@ export const failureMessages = {
     'Our server did not accept this message. Please try again later, or reach us on Telegram or WhatsApp.',
   unavailable:
     'The contact service is not available right now. Please reach us on Telegram or WhatsApp.',
+  fileRefused:
+    'Our server did not accept your attached files. Please try again later, or reach us on Telegram or WhatsApp.',
   damaged:
     'This saved message is damaged and cannot be sent. Please discard it and write it again.',
   fallback: FALLBACK_ERROR_MESSAGE,
@@ -103,6 +105,9 @@ export const submitToasts = {
   /** Neither the network nor this device's storage could take the message. */
   notSaved:
     'It could not be sent or saved on this device. Your text is still in the form; please try again in a moment.',
+  /** No connection, and this device's storage is too full to keep the sealed files until there is one. */
+  notSavedQuota:
+    'It could not be sent, and this device does not have room to keep your encrypted files until it can be. Nothing was saved; your text and files are still in the form. Try again once you are back online, or attach fewer or smaller files.',
   /** A queued message refused later, perhaps while the visitor is on another page. */
   queuedRefused: (queuedAt: string, reason: string) =>
     `Your message queued at ${queuedAt} was not delivered. ${reason}`,

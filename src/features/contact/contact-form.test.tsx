@@ -11,6 +11,8 @@ import {
 } from '../../shared/submission/fields'
 import { failureMessages, formCopy, REQUIRED_FIELDS_MESSAGE, submitToasts } from './contact-copy'
 import { ContactForm, EMPTY_CONTACT_FORM } from './contact-form'
+import { attachmentsFieldCopy } from './attachments-copy'
+import { attachedFilesCopy } from './attached-files-copy'
 import { panelCopy } from './inquiry-panel-copy'
 import type { SendOutcome } from './send-to-supabase'
 import { fakeDependencies, sealedInquiryFor, TEST_RECEIPT } from './contact-test-fixtures'
@@ -21,6 +23,8 @@ import {
   type SealedInquiry,
   type SubmitDependencies,
 } from './submit-contact'
+
+const attachmentsCopy = { ...attachmentsFieldCopy, ...attachedFilesCopy }
 
 /** A send that never answers: a request stalled on a poor link. */
 const neverAnswers = () => vi.fn(() => new Promise<SendOutcome>(() => {}))
@@ -180,6 +184,7 @@ describe('ContactForm', () => {
       },
       userAgent: navigator.userAgent,
       now: expect.any(Number),
+      files: [],
     })
     // A new draft: the sealer makes its receipt.
     expect(dependencies.seal.mock.calls[0]?.[1]).toBeNull()
@@ -496,5 +501,71 @@ describe('ContactForm: nothing typed is cut off', () => {
     await submit()
     expect(dependencies.seal).not.toHaveBeenCalled()
     expect(document.activeElement).toBe(fields.name)
+  })
+
+  describe('attachments', () => {
+    const file = (name: string, size: number, type = 'application/pdf') =>
+      new File([new Uint8Array(size)], name, { type })
+    const picker = () => screen.getByLabelText(attachmentsCopy.label) as HTMLInputElement
+
+    it('lists each file with its name, size and a Remove button, beside the limits', async () => {
+      const { user } = setup()
+      expect(screen.getByText(attachmentsCopy.limits)).toBeTruthy()
+      await user.upload(picker(), [file('deck.pdf', 2048), file('shot.png', 10, 'image/png')])
+      const list = screen.getByRole('list', { name: attachmentsCopy.listLabel })
+      expect(list.textContent).toContain('deck.pdf (2.0 KB)')
+      expect(list.textContent).toContain('shot.png (10 bytes)')
+      await user.click(
+        screen.getByRole('button', { name: attachmentsCopy.removeLabel('deck.pdf') }),
+      )
+      expect(list.textContent).not.toContain('deck.pdf')
+      expect(document.activeElement).toBe(picker())
+    })
+
+    it('says what is wrong in a sentence and seals nothing: too many, too large, empty', async () => {
+      const { dependencies, user, submit, fillRequired } = setup()
+      await fillRequired()
+      const sixth = Array.from({ length: 6 }, (_, index) => file(`f${index}.txt`, 1))
+      await user.upload(picker(), sixth)
+      expect(screen.getByText(attachmentsCopy.tooMany(6))).toBeTruthy()
+      expect(picker().getAttribute('aria-invalid')).toBe('true')
+      await submit()
+      expect(dependencies.seal).not.toHaveBeenCalled()
+      expect(document.activeElement).toBe(picker())
+      for (let index = 0; index < 6; index++) {
+        await user.click(screen.getAllByRole('button', { name: /^Remove / })[0]!)
+      }
+      const big = { name: 'big.mov', size: 25 * 1024 * 1024 + 1 }
+      await user.upload(
+        picker(),
+        Object.defineProperty(file(big.name, 1), 'size', { value: big.size }),
+      )
+      expect(screen.getByText(attachmentsCopy.tooLarge(big.name, big.size))).toBeTruthy()
+      await user.click(screen.getByRole('button', { name: attachmentsCopy.removeLabel(big.name) }))
+      await user.upload(picker(), file('blank.txt', 0))
+      expect(screen.getByText(attachmentsCopy.empty('blank.txt'))).toBeTruthy()
+      await submit()
+      expect(dependencies.seal).not.toHaveBeenCalled()
+    })
+
+    it('hands the files to the sealer, keeps them after a failure and clears them once sent', async () => {
+      let outcome: SendOutcome = { kind: 'refused', reason: 'notAccepted', detail: 'HTTP 400' }
+      const { dependencies, user, submit, fillRequired } = setup({ send: async () => outcome })
+      await fillRequired()
+      const deck = file('deck.pdf', 4096)
+      await user.upload(picker(), deck)
+      await submit()
+      await waitFor(() => expect(dependencies.send).toHaveBeenCalledTimes(1))
+      expect(dependencies.seal.mock.calls[0]?.[0].files).toEqual([deck])
+      expect(screen.getByRole('list', { name: attachmentsCopy.listLabel }).textContent).toContain(
+        'deck.pdf',
+      )
+      outcome = { kind: 'delivered' }
+      await submit()
+      await waitFor(() => expect(dependencies.send).toHaveBeenCalledTimes(2))
+      await waitFor(() =>
+        expect(screen.queryByRole('list', { name: attachmentsCopy.listLabel })).toBeNull(),
+      )
+    })
   })
 })

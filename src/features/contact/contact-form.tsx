@@ -9,6 +9,7 @@ import { siteEnv } from '../../lib/env'
 import { useHydrated } from '../../lib/use-hydrated'
 import { formCopy, submitToasts } from './contact-copy'
 import { LimitedField } from './limited-field'
+import { AttachmentsField, loadAttachedFiles } from './attachments-field'
 import type { Receipt } from '../../shared/conversation/receipt'
 import {
   BUDGET_OPTIONS,
@@ -17,7 +18,13 @@ import {
   type SubmissionFields,
   type SubmissionFieldsInput,
 } from '../../shared/submission/fields'
-import type { SentInquiry, SlowStep, SubmitDependencies, SubmitResult } from './submit-contact'
+import type {
+  SealedFile,
+  SentInquiry,
+  SlowStep,
+  SubmitDependencies,
+  SubmitResult,
+} from './submit-contact'
 
 // The submit path loads as the visitor starts on the form, with the sealer, not with the page: a
 // visitor who only reads /contact does not download it.
@@ -112,28 +119,64 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   const validationToast = useRef<number | null>(null)
   const submitButton = useRef<HTMLButtonElement>(null)
   const [slowStep, setSlowStep] = useState<SlowStep | null>(null)
+  // The attached files (in memory until sealed), this draft's sealed files (reused by a retry),
+  // and how far sealing and uploading them have come (the line under the button).
+  const [files, setFiles] = useState<File[]>([])
+  const draftFiles = useRef<SealedFile[]>([])
+  const attachmentsInput = useRef<HTMLInputElement>(null)
+  const [fileProgress, setFileProgress] = useState<string | null>(null)
 
   const onValid = async (fields: SubmissionFields) => {
     if (validationToast.current !== null) dismissToast(validationToast.current)
     draftId.current ??= crypto.randomUUID()
     const draft = { fields, id: draftId.current, now: Date.now(), userAgent: navigator.userAgent }
     let result: SubmitResult
+    let shown = ''
     try {
-      const { submitContact } = await loadSubmit()
-      result = await submitContact(draft, draftReceipt.current, dependencies, {
-        onSealed: (receipt) => (draftReceipt.current = receipt),
-        onSlow: setSlowStep,
-      })
+      const { submitContact, checkAttachments, attachedFilesCopy } = await loadSubmit()
+      // The files' limits are checked before anything is sealed; the field says what is wrong.
+      if (checkAttachments(files)) {
+        validationToast.current = showToast({
+          title: submitToasts.invalid.title,
+          variant: 'destructive',
+        })
+        attachmentsInput.current?.focus()
+        return
+      }
+      result = await submitContact(
+        { ...draft, files },
+        draftReceipt.current,
+        dependencies,
+        {
+          onSealed: (receipt, sealed) => {
+            draftReceipt.current = receipt
+            draftFiles.current = sealed
+          },
+          onSlow: setSlowStep,
+          onFileProgress: (step, done, total) => {
+            // Whole percents (or tenths of a megabyte): a live region must not chatter.
+            const line =
+              step === 'sealing'
+                ? attachedFilesCopy.sealing(Math.floor((done / Math.max(total, 1)) * 100))
+                : attachedFilesCopy.uploading(done, total)
+            if (line !== shown) setFileProgress((shown = line))
+          },
+        },
+        draftFiles.current,
+      )
     } catch (error) {
       // The submit's code could not load (offline before the site was cached): nothing was sealed.
       result = { kind: 'failed', message: submitToasts.notSealed, detail: error }
     } finally {
       setSlowStep(null)
+      setFileProgress(null)
     }
     announceSubmit(result, submitButton.current)
     if (result.kind === 'failed') return
     draftId.current = null
     draftReceipt.current = null
+    draftFiles.current = []
+    setFiles([])
     reset(EMPTY_CONTACT_FORM)
     setSent({ inquiry: result.inquiry, queued: result.kind === 'queued' })
   }
@@ -145,6 +188,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
     dependencies.preload()
     loadSubmit().catch(() => undefined)
     loadPanel().catch(() => undefined)
+    loadAttachedFiles().catch(() => undefined)
   }
 
   const onInvalid = (fieldErrors: FieldErrors<SubmissionFieldsInput>) => {
@@ -265,6 +309,12 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
               />
             )}
           </LimitedField>
+          <AttachmentsField
+            id={fieldId('attachments')}
+            inputRef={attachmentsInput}
+            files={files}
+            onChange={setFiles}
+          />
           <button
             ref={submitButton}
             type="submit"
@@ -274,7 +324,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
             {isSubmitting ? formCopy.sending : formCopy.submit}
           </button>
           <p role="status" className="min-h-5 text-sm text-muted">
-            {isSubmitting && slowStep ? slowLines[slowStep] : ''}
+            {isSubmitting ? (fileProgress ?? (slowStep ? slowLines[slowStep] : '')) : ''}
           </p>
         </fieldset>
       </form>

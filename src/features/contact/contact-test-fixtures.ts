@@ -71,6 +71,7 @@ export const sealedFor = ({ id }: Pick<SubmissionDocument, 'id'>): SealedRow => 
 export const sealedInquiryFor = ({ id }: Pick<InquiryDraft, 'id'>): SealedInquiry => ({
   row: { ...sealedFor({ id }), mailbox_hash: MAILBOX_HASH },
   receipt: TEST_RECEIPT,
+  files: [],
 })
 
 /** Three sealed rows, queued in this order where a test needs several. */
@@ -153,6 +154,7 @@ export function fakeDependencies(overrides: Partial<SubmitDependencies> = {}) {
       overrides.seal ?? (async (draft) => sealedInquiryFor(draft)),
     ),
     send: vi.fn<SubmitDependencies['send']>(overrides.send ?? (async () => DELIVERED)),
+    upload: vi.fn<SubmitDependencies['upload']>(overrides.upload ?? (async () => DELIVERED)),
     enqueue: vi.fn<SubmitDependencies['enqueue']>(overrides.enqueue ?? (async () => {})),
     isOnline: overrides.isOnline ?? (() => true),
   }

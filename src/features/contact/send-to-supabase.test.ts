@@ -446,3 +446,59 @@ describe('what the visitor reads', () => {
     expect(new Set(sentences).size).toBe(sentences.length)
   })
 })
+
+describe('a queued inquiry with sealed files (the outbox’s sender)', () => {
+  afterEach(() => {
+    wire.requests = []
+    wire.answer = async () => new Response(null, { status: 201 })
+  })
+  const object = `${row.id}/3b2f8a8e-6f4b-4c1a-9d2e-0c5b7e1f2a3d`
+  const ciphertext = new Blob([new Uint8Array([0x61, 0x67, 0x65])], {
+    type: 'application/octet-stream',
+  })
+  const item = { kind: 'inquiry' as const, row, attachments: [{ object, ciphertext }] }
+
+  it('uploads each file to the private bucket, insert-only and typed octet-stream, then the row', async () => {
+    wire.answer = async (init) =>
+      init.body instanceof FormData
+        ? new Response(JSON.stringify({ Key: `contact-attachments/${object}` }), { status: 200 })
+        : new Response(null, { status: 201 })
+    const { sendQueued } = await import('./send-to-supabase')
+    expect(await sendQueued(item)).toEqual({ kind: 'delivered' })
+    const [upload, insert] = wire.requests
+    expect(upload?.url).toBe(`${SUPABASE_URL}/storage/v1/object/contact-attachments/${object}`)
+    expect(new Headers(upload?.init.headers).get('x-upsert')).toBe('false')
+    const part = (upload?.init.body as FormData).get('') as Blob
+    expect(part.type).toBe('application/octet-stream')
+    expect(part.size).toBe(3)
+    expect(insert?.url).toBe(`${SUPABASE_URL}/rest/v1/contact_submissions`)
+  })
+
+  it('counts an object already stored (Storage’s 400 with statusCode 409) as uploaded', async () => {
+    wire.answer = async (init) =>
+      init.body instanceof FormData
+        ? new Response(
+            JSON.stringify({ statusCode: '409', error: 'Duplicate', message: 'exists' }),
+            { status: 400, headers: { 'content-type': 'application/json' } },
+          )
+        : new Response(null, { status: 201 })
+    const { sendQueued } = await import('./send-to-supabase')
+    expect(await sendQueued(item)).toEqual({ kind: 'delivered' })
+    expect(wire.requests).toHaveLength(2)
+  })
+
+  it('sends no row while a file is not stored: no answer keeps it queued, a refusal says so', async () => {
+    const { sendQueued } = await import('./send-to-supabase')
+    wire.answer = async () => Promise.reject(new TypeError('Failed to fetch'))
+    expect(await sendQueued(item)).toMatchObject({ kind: 'no-answer' })
+    expect(wire.requests).toHaveLength(1)
+    wire.requests = []
+    wire.answer = async () =>
+      new Response(JSON.stringify({ statusCode: '403', error: 'Unauthorized', message: 'rls' }), {
+        status: 400,
+        headers: { 'content-type': 'application/json' },
+      })
+    expect(await sendQueued(item)).toMatchObject({ kind: 'refused', reason: 'fileRefused' })
+    expect(wire.requests).toHaveLength(1)
+  })
+})

@@ -1,6 +1,7 @@
 import type { SealedRow } from '../../shared/database-types'
 import type { FailureReason } from './contact-copy'
 import type { SendQueued } from './outbox/outbox-flush'
+import type { QueuedAttachment } from './outbox/outbox-store'
 import { sendThreadMessage } from './thread-rpc'
 
 /**
@@ -132,8 +133,31 @@ export {
 export { threadFailureMessages, type ThreadFailureReason } from './thread-copy'
 
 /**
- * Sends a queued item where it goes: an inquiry's row to the table, a conversation's message to
- * `add_to_thread` (the outbox's sender).
+ * Uploads sealed attachments (attachments/upload-attachments.ts, with tus-js-client: loaded only
+ * when there are files to send).
  */
-export const sendQueued: SendQueued = (item, signal) =>
-  item.kind === 'inquiry' ? sendSealed(item.row, signal) : sendThreadMessage(item.message, signal)
+export const uploadAttachments = async (
+  files: readonly QueuedAttachment[],
+  onProgress?: (sent: number, total: number) => void,
+): Promise<SendOutcome> => {
+  try {
+    const uploader = await import('./attachments/upload-attachments')
+    return await uploader.uploadAttachments(files, onProgress)
+  } catch (error) {
+    return { kind: 'no-answer', reason: 'noAnswer', detail: String(error) }
+  }
+}
+
+/**
+ * Sends a queued item where it goes: an inquiry's files to Storage and then its row to the table
+ * (a row never names an object not stored), a conversation's message to `add_to_thread` (the
+ * outbox's sender).
+ */
+export const sendQueued: SendQueued = async (item, signal) => {
+  if (item.kind === 'message') return sendThreadMessage(item.message, signal)
+  if (item.attachments?.length) {
+    const uploaded = await uploadAttachments(item.attachments)
+    if (uploaded.kind !== 'delivered') return uploaded
+  }
+  return sendSealed(item.row, signal)
+}

@@ -25,13 +25,19 @@ export const browserSubmitDependencies: SubmitDependencies = {
     outbox.preload()
   },
   // A loader that cannot load rejects, and the submit fails closed with the general reason.
-  async seal(draft, receipt) {
+  async seal(draft, receipt, earlierFiles, onSealedBytes) {
     const { loadSealer } = await sealing()
     const { sealInquiry } = await loadSealer()
     // A performance entry (no content, only a duration) so `npm run bench` can time the sealing.
     const started = performance.now()
     try {
-      return await sealInquiry(draft, siteEnv.submissionKeys?.recipients ?? [], receipt)
+      return await sealInquiry(
+        draft,
+        siteEnv.submissionKeys?.recipients ?? [],
+        receipt,
+        earlierFiles,
+        onSealedBytes,
+      )
     } finally {
       performance.measure(SEAL_MEASURE, { start: started })
     }
@@ -40,6 +46,15 @@ export const browserSubmitDependencies: SubmitDependencies = {
   send: (row, signal) =>
     sender().then(
       ({ sendSealed }) => sendSealed(row, signal),
+      (error: unknown): SendOutcome => ({
+        kind: 'no-answer',
+        reason: 'noAnswer',
+        detail: String(error),
+      }),
+    ),
+  upload: (files, onProgress) =>
+    sender().then(
+      ({ uploadAttachments }) => uploadAttachments(files, onProgress),
       (error: unknown): SendOutcome => ({
         kind: 'no-answer',
         reason: 'noAnswer',

@@ -6,6 +6,7 @@ import type { OutboxItem } from './outbox/outbox-store'
 import type { SendOutcome } from './send-to-supabase'
 import {
   QUEUE_TIMEOUT_MS,
+  sealingDeadline,
   STILL_SENDING_AFTER_MS,
   submitContact,
   SUBMIT_DEADLINE_MS,
@@ -26,7 +27,7 @@ describe('submitContact', () => {
   it('seals, then sends the sealed row only, and reports sent', async () => {
     const deps = dependencies({ kind: 'delivered' })
     expect(await submitContact(document, null, deps)).toEqual({ kind: 'sent', inquiry })
-    expect(deps.seal).toHaveBeenCalledWith(document, null)
+    expect(deps.seal).toHaveBeenCalledWith(document, null, [], expect.any(Function))
     expect(deps.send).toHaveBeenCalledWith(row, expect.any(AbortSignal))
     expect(deps.enqueue).not.toHaveBeenCalled()
   })
@@ -96,6 +97,101 @@ describe('submitContact', () => {
       message: submitToasts.notSaved,
       detail: quota,
     })
+  })
+})
+
+describe('submitContact with attached files', () => {
+  const ciphertext = new Blob([new Uint8Array(64)], { type: 'application/octet-stream' })
+  const object = `${row.id}/3b2f8a8e-6f4b-4c1a-9d2e-0c5b7e1f2a3d`
+  const source = new File(['secret plan'], 'plan.txt', { type: 'text/plain' })
+  const sealedFile = {
+    source,
+    ciphertext,
+    attachment: { object, name: 'plan.txt', type: 'text/plain', size: 11, sha256: 'a'.repeat(64) },
+  }
+  const withFiles = { ...document, files: [source] }
+  const seal = vi.fn(async () => ({ ...sealed, files: [sealedFile] }))
+
+  it('uploads the ciphertext under its object name first, then inserts the row', async () => {
+    const order: string[] = []
+    const deps = dependencies(
+      { kind: 'delivered' },
+      {
+        seal,
+        upload: vi.fn(async () => (order.push('upload'), { kind: 'delivered' as const })),
+        send: vi.fn(async () => (order.push('send'), { kind: 'delivered' as const })),
+      },
+    )
+    const onSealed = vi.fn()
+    expect(await submitContact(withFiles, null, deps, { onSealed })).toEqual({
+      kind: 'sent',
+      inquiry,
+    })
+    expect(order).toEqual(['upload', 'send'])
+    // Only the object's name and its ciphertext leave: never the picked file, its name or type.
+    expect(deps.upload).toHaveBeenCalledWith([{ object, ciphertext }], expect.any(Function))
+    expect(onSealed).toHaveBeenCalledWith(TEST_RECEIPT, [sealedFile])
+  })
+
+  it('queues the row with the ciphertext when an upload gets no answer, and sends no row', async () => {
+    const deps = dependencies(
+      { kind: 'delivered' },
+      {
+        seal,
+        upload: vi.fn(async () => ({
+          kind: 'no-answer' as const,
+          reason: 'noAnswer' as const,
+          detail: 'HTTP 0',
+        })),
+      },
+    )
+    expect(await submitContact(withFiles, null, deps)).toEqual({ kind: 'queued', inquiry })
+    expect(deps.send).not.toHaveBeenCalled()
+    expect(deps.enqueue).toHaveBeenCalledWith(
+      { kind: 'inquiry', row, attachments: [{ object, ciphertext }] },
+      expect.any(AbortSignal),
+    )
+  })
+
+  it('queues at once when offline, and says so when the device has no room for the files', async () => {
+    const quota = new DOMException('full', 'QuotaExceededError')
+    const deps = dependencies(
+      { kind: 'delivered' },
+      { seal, isOnline: () => false, enqueue: vi.fn(async () => Promise.reject(quota)) },
+    )
+    expect(await submitContact(withFiles, null, deps)).toEqual({
+      kind: 'failed',
+      message: submitToasts.notSavedQuota,
+      detail: quota,
+    })
+    expect(deps.upload).not.toHaveBeenCalled()
+  })
+
+  it('fails with a sentence, keeping everything, when Storage refuses a file', async () => {
+    const deps = dependencies(
+      { kind: 'delivered' },
+      {
+        seal,
+        upload: vi.fn(async () => ({
+          kind: 'refused' as const,
+          reason: 'fileRefused' as const,
+          detail: 'HTTP 403',
+        })),
+      },
+    )
+    expect(await submitContact(withFiles, null, deps)).toMatchObject({
+      kind: 'failed',
+      message: failureMessages.fileRefused,
+    })
+    expect(deps.send).not.toHaveBeenCalled()
+    expect(deps.enqueue).not.toHaveBeenCalled()
+  })
+
+  it('gives sealing more time for larger files', () => {
+    expect(sealingDeadline([])).toBe(SUBMIT_DEADLINE_MS)
+    expect(sealingDeadline([new Blob([new Uint8Array(2 * 1024 * 1024)])])).toBe(
+      SUBMIT_DEADLINE_MS + 2000,
+    )
   })
 })
 

@@ -1,9 +1,17 @@
 import type { Receipt } from '../../shared/conversation/receipt'
 import type { SealedRow } from '../../shared/database-types'
 import type { SubmissionFields } from '../../shared/submission/fields'
+import type { SealedAttachment } from '../../shared/submission/sealed-document'
 import { failureMessages, submitToasts } from './contact-copy'
-import type { OutboxItem } from './outbox/outbox-store'
-import type { SendSealed } from './send-to-supabase'
+// The form checks its files and words their progress with the submit's code, loaded once it is
+// touched: none of it weighs on the contact page's first load.
+export { checkAttachments } from '../../shared/submission/attachments'
+export { attachedFilesCopy } from './attached-files-copy'
+import type { OutboxItem, QueuedAttachment } from './outbox/outbox-store'
+import type { SendOutcome, SendSealed } from './send-to-supabase'
+
+/** `sent` of `total` ciphertext bytes stored so far. */
+export type UploadProgress = (sent: number, total: number) => void
 
 /**
  * What the form hands the sealer: the validated fields, the draft's id (kept across retries), the
@@ -15,13 +23,27 @@ export type InquiryDraft = {
   id: string
   now: number
   userAgent: string
+  /** The files attached, already checked against the limits (attachments.ts). */
+  files?: readonly File[]
 }
+
+/**
+ * One attached file once sealed: the picked file it came from (so a retry of the draft reuses it,
+ * same object, same ciphertext), what the document says of it, and its ciphertext. The page keeps
+ * it in memory; only `attachment.object` and `ciphertext` are ever sent or stored.
+ */
+export type SealedFile = { source: Blob; attachment: SealedAttachment; ciphertext: Blob }
 
 /**
  * A sealed inquiry: the row to send or queue (with its mailbox hash), and the receipt, which stays
  * in memory to be shown once on the panel. The two never travel together: only `row` is sent.
  */
-export type SealedInquiry = { row: SealedRow & { mailbox_hash: string }; receipt: Receipt }
+export type SealedInquiry = {
+  row: SealedRow & { mailbox_hash: string }
+  receipt: Receipt
+  /** The sealed files, in the document's order (none when nothing was attached). */
+  files: SealedFile[]
+}
 
 /** What the panel shows of an inquiry that left the form: its id, receipt and when Send was pressed. */
 export type SentInquiry = { id: string; receipt: Receipt; sentAt: number }
@@ -44,9 +66,19 @@ export type SubmitDependencies = {
    * Makes the receipt (or keeps `receipt`, this draft's from an earlier try) and seals the
    * document to the agency's recipients and the visitor's; throws (a SealingError) when it cannot.
    */
-  seal: (draft: InquiryDraft, receipt: Receipt | null) => Promise<SealedInquiry>
+  seal: (
+    draft: InquiryDraft,
+    receipt: Receipt | null,
+    earlierFiles?: readonly SealedFile[],
+    onSealedBytes?: (bytes: number) => void,
+  ) => Promise<SealedInquiry>
   /** Sends the sealed row; `signal` aborts when the submit's deadline passes. */
   send: SendSealed
+  /**
+   * Uploads the sealed files (before the row: a row never names an object not stored). Answers
+   * like `send`; `onProgress` gets the ciphertext bytes stored so far, of the total.
+   */
+  upload: (files: readonly QueuedAttachment[], onProgress?: UploadProgress) => Promise<SendOutcome>
   /**
    * Stores the sealed row, exactly as it would be sent, for the outbox to send later. Once
    * `signal` has aborted, the form has kept the values and said so: it must then store nothing.
@@ -63,9 +95,12 @@ export type SlowStep = 'sealing' | 'sending'
 export type SubmitProgress = {
   /**
    * The row is sealed: from now on, nothing the visitor typed can leave or be stored readable.
-   * Gets the draft's receipt, for the form to keep (in memory) should it have to try again.
+   * Gets the draft's receipt and sealed files, for the form to keep (in memory) should it have to
+   * try again.
    */
-  onSealed?: (receipt: Receipt) => void
+  onSealed?: (receipt: Receipt, files: SealedFile[]) => void
+  /** How far the files are: sealed plaintext bytes, then stored ciphertext bytes, as a share. */
+  onFileProgress?: (step: 'sealing' | 'uploading', done: number, total: number) => void
   /**
    * A step has been slow: 'sealing' once the encryption code has taken STILL_SENDING_AFTER_MS from
    * Send, 'sending' once the sealed row's send has (at once, if sealing was already slow).
@@ -98,6 +133,19 @@ export const SUBMIT_DEADLINE_MS = 20_000
  */
 export const QUEUE_TIMEOUT_MS = 5_000
 
+/**
+ * Attached files add to the deadline for sealing: at this many bytes a second or more (a slow
+ * phone seals several times faster), 125 MB of files add 125 s. Uploading has no deadline of its
+ * own: tus-js-client retries a stalled chunk, and an upload that gets no answer is queued.
+ */
+export const SEALING_FLOOR_BYTES_PER_SECOND = 1024 * 1024
+
+/** The deadline for sealing a draft: SUBMIT_DEADLINE_MS, plus time for its files. */
+export function sealingDeadline(files: readonly Blob[] = []): number {
+  const bytes = files.reduce((sum, file) => sum + file.size, 0)
+  return SUBMIT_DEADLINE_MS + Math.ceil((bytes / SEALING_FLOOR_BYTES_PER_SECOND) * 1000)
+}
+
 const TIMED_OUT = Symbol('timed out')
 
 /** `race(work)`: `work`'s result, or TIMED_OUT once the time is up (the work itself cannot be stopped). */
@@ -121,9 +169,17 @@ export async function submitContact(
   draft: InquiryDraft,
   receipt: Receipt | null,
   deps: SubmitDependencies,
-  { onSealed, onSlow }: SubmitProgress = {},
+  { onSealed, onSlow, onFileProgress }: SubmitProgress = {},
+  earlierFiles: readonly SealedFile[] = [],
 ): Promise<SubmitResult> {
-  const deadline = timer(SUBMIT_DEADLINE_MS)
+  const files = draft.files ?? []
+  let deadline = timer(sealingDeadline(files))
+  const plainTotal = files.reduce((sum, file) => sum + file.size, 0)
+  let sealedBytes = 0
+  const onSealedBytes = (bytes: number) => {
+    sealedBytes += bytes
+    onFileProgress?.('sealing', sealedBytes, plainTotal)
+  }
   // "Still sending" says the message is already encrypted, so it waits for the seal: while the
   // encryption code is slow to load, 'sealing' is reported instead. Once sealed, a send gets its
   // own few seconds, unless the wait has already been long.
@@ -135,7 +191,7 @@ export async function submitContact(
   try {
     let sealedInquiry: SealedInquiry | typeof TIMED_OUT
     try {
-      sealedInquiry = await deadline.race(deps.seal(draft, receipt))
+      sealedInquiry = await deadline.race(deps.seal(draft, receipt, earlierFiles, onSealedBytes))
     } catch (error) {
       // A SealingError's message is a whole sentence meant for the visitor; anything else is ours.
       const message =
@@ -149,7 +205,7 @@ export async function submitContact(
       return {
         kind: 'failed',
         message: submitToasts.notSealedInTime,
-        detail: `not sealed within ${SUBMIT_DEADLINE_MS} ms`,
+        detail: `not sealed within ${sealingDeadline(files)} ms`,
       }
     }
     clearTimeout(slowTimer)
@@ -161,8 +217,36 @@ export async function submitContact(
       receipt: sealedInquiry.receipt,
       sentAt: draft.now,
     }
-    onSealed?.(inquiry.receipt)
-    if (!deps.isOnline()) return await queue(row, inquiry, deps)
+    onSealed?.(inquiry.receipt, sealedInquiry.files)
+    // Only the object's name and its ciphertext travel or wait: never the picked file.
+    const attachments = sealedInquiry.files.map(({ attachment, ciphertext }) => ({
+      object: attachment.object,
+      ciphertext,
+    }))
+    if (!deps.isOnline()) return await queue(row, attachments, inquiry, deps)
+
+    if (attachments.length > 0) {
+      // Uploads take as long as they take (each chunk retried); the row's own send gets a fresh
+      // deadline once they are all stored.
+      deadline.clear()
+      const uploaded = await deps.upload(attachments, (sent, total) =>
+        onFileProgress?.('uploading', sent, total),
+      )
+      switch (uploaded.kind) {
+        case 'delivered':
+          break
+        case 'no-answer':
+          return await queue(row, attachments, inquiry, deps)
+        case 'server-error':
+        case 'refused':
+          return {
+            kind: 'failed',
+            message: failureMessages[uploaded.reason],
+            detail: uploaded.detail,
+          }
+      }
+      deadline = timer(SUBMIT_DEADLINE_MS)
+    }
 
     const stop = new AbortController()
     const outcome = await deadline.race(deps.send(row, stop.signal))
@@ -170,13 +254,13 @@ export async function submitContact(
       // The insert (or the code it needs) is still on its way: stop it, so the outbox's own try
       // does not share a slow link with it. Had it arrived, the outbox's retry answers 409.
       stop.abort()
-      return await queue(row, inquiry, deps)
+      return await queue(row, attachments, inquiry, deps)
     }
     switch (outcome.kind) {
       case 'delivered':
         return { kind: 'sent', inquiry }
       case 'no-answer':
-        return await queue(row, inquiry, deps)
+        return await queue(row, attachments, inquiry, deps)
       case 'server-error':
       case 'refused':
         return { kind: 'failed', message: failureMessages[outcome.reason], detail: outcome.detail }
@@ -189,13 +273,19 @@ export async function submitContact(
 
 async function queue(
   row: SealedRow,
+  attachments: QueuedAttachment[],
   inquiry: SentInquiry,
   { enqueue }: SubmitDependencies,
 ): Promise<SubmitResult> {
-  const limit = timer(QUEUE_TIMEOUT_MS)
+  // Writing megabytes of ciphertext to IndexedDB takes longer than a row: a second per 10 MB more.
+  const bytes = attachments.reduce((sum, file) => sum + file.ciphertext.size, 0)
+  const limit = timer(QUEUE_TIMEOUT_MS + Math.ceil(bytes / 10_000))
   const stop = new AbortController()
+  const item: OutboxItem = attachments.length
+    ? { kind: 'inquiry', row, attachments }
+    : { kind: 'inquiry', row }
   try {
-    if ((await limit.race(enqueue({ kind: 'inquiry', row }, stop.signal))) !== TIMED_OUT) {
+    if ((await limit.race(enqueue(item, stop.signal))) !== TIMED_OUT) {
       return { kind: 'queued', inquiry }
     }
     // The outbox's code did not load in time: keep the values rather than leave the visitor
@@ -208,7 +298,12 @@ async function queue(
     }
   } catch (error) {
     // No network and no storage (private mode, quota): the values stay in the form instead.
-    return { kind: 'failed', message: submitToasts.notSaved, detail: error }
+    const full = error instanceof DOMException && error.name === 'QuotaExceededError'
+    return {
+      kind: 'failed',
+      message: full && attachments.length ? submitToasts.notSavedQuota : submitToasts.notSaved,
+      detail: error,
+    }
   } finally {
     limit.clear()
   }

@@ -257,6 +257,7 @@ export function InboxApp() {
           <InquiryDetail
             inquiry={selectedInquiry}
             agencyName={inboxEnv.agencyName}
+            identities={identities ?? []}
             thread={conversation.thread}
             onBack={() => {
               setReturnedFrom(selectedInquiry.id)

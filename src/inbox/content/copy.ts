@@ -162,6 +162,27 @@ export const copy = {
     statusFailed: 'The status could not be changed. Check the connection and try again.',
     statusOffline: 'You are offline: the status is unchanged. Change it when you are back online.',
   },
+  attachments: {
+    heading: 'Attachments',
+    none: 'No files attached.',
+    download: 'Download',
+    downloadLabel: (name: string) => `Download ${name}`,
+    noType: 'type not given',
+    working: 'Downloading and opening on this device…',
+    opened:
+      'Opened on this device and checked: it is the file the visitor sealed. Saved to your downloads.',
+    mismatch:
+      'This file opened, but it is not the file the visitor sealed (its fingerprint does not match). It was not saved; do not trust a copy of it from elsewhere.',
+    'other-key': 'This file is sealed to another key: this device cannot open it.',
+    damaged:
+      'This file could not be opened: what is stored is damaged or incomplete. It was not saved.',
+    'too-large':
+      'This file is too large to open on this device. Open it on a computer with more memory, or with `age -d` and the agency’s key.',
+    offline:
+      'The file could not be fetched: you are offline or the server cannot be reached. Try again.',
+    'not-found': 'The file is no longer stored: it may have been removed with its inquiry.',
+    failed: 'The file could not be fetched. Check the connection and try again.',
+  },
   conversation: {
     heading: 'Conversation',
     inquiry: 'Inquiry from the visitor',

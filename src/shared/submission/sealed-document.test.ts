@@ -22,7 +22,7 @@ const pad = (doc: SubmissionDocument) => padDocument(doc, filler)
 
 const byteLength = (text: string) => new TextEncoder().encode(text).byteLength
 const unpaddedLength = (doc: SubmissionDocument) =>
-  byteLength(JSON.stringify({ v: 2, ...doc, pad: '' }))
+  byteLength(JSON.stringify({ v: 3, ...doc, attachments: doc.attachments ?? [], pad: '' }))
 
 const filled = FILLED_FIELDS
 
@@ -47,6 +47,7 @@ describe('the document to seal', () => {
       user_agent: 'TestAgent/1.0',
       submitted_at: '2025-03-01T09:00:00.000Z',
       reply_to: NIGHT_OWL.reply_to,
+      attachments: [],
     })
   })
 
@@ -101,9 +102,11 @@ describe('padDocument', () => {
       'user_agent',
       'submitted_at',
       'reply_to',
+      'attachments',
       'pad',
     ])
-    expect(first.v).toBe(2)
+    expect(first.v).toBe(3)
+    expect(first.attachments).toEqual([])
     expect(first.pad).toMatch(/^[A-Za-z0-9_-]+$/)
     expect(first.pad).not.toBe(second.pad)
   })
@@ -127,14 +130,31 @@ describe('parseSealedDocument', () => {
     JSON.stringify({ ...(JSON.parse(pad(submission)) as object), ...changes })
 
   it('reads back what padDocument wrote, every field as it was', () => {
-    expect(parseSealedDocument(sealedText())).toMatchObject({ v: 2, ...submission })
+    expect(parseSealedDocument(sealedText())).toMatchObject({
+      v: 3,
+      ...submission,
+      attachments: [],
+    })
   })
 
-  it('still reads a version 1 document, written before replies: no reply_to, so no thread', () => {
-    const { reply_to: _dropped, ...v1 } = JSON.parse(sealedText({ v: 1 })) as Record<
+  it('still reads a version 2 document, written before files: reply_to, no attachments', () => {
+    const { attachments: _dropped, ...v2 } = JSON.parse(sealedText({ v: 2 })) as Record<
       string,
       unknown
     >
+    const read = parseSealedDocument(JSON.stringify(v2))
+    expect(read).toMatchObject({ v: 2, reply_to: NIGHT_OWL.reply_to })
+    expect(read.attachments).toBeUndefined()
+    expect(() => parseSealedDocument(sealedText({ v: 2 }))).toThrow(DocumentError)
+    expect(() => parseSealedDocument(sealedText({ attachments: undefined }))).toThrow(DocumentError)
+  })
+
+  it('still reads a version 1 document, written before replies: no reply_to, so no thread', () => {
+    const {
+      reply_to: _dropped,
+      attachments: _none,
+      ...v1
+    } = JSON.parse(sealedText({ v: 1 })) as Record<string, unknown>
     expect(parseSealedDocument(JSON.stringify(v1))).toMatchObject({ v: 1, name: 'Night Owl' })
     expect(parseSealedDocument(JSON.stringify(v1)).reply_to).toBeUndefined()
   })
@@ -164,7 +184,7 @@ describe('parseSealedDocument', () => {
     expect(problem('null')).toBe('invalid')
     expect(problem('"Night Owl"')).toBe('invalid')
     expect(problem(JSON.stringify({ name: 'Night Owl' }))).toBe('invalid')
-    expect(problem(sealedText({ v: 3 }))).toBe('unknown-version')
+    expect(problem(sealedText({ v: 4 }))).toBe('unknown-version')
     expect(problem(sealedText({ v: '1' }))).toBe('unknown-version')
     expect(problem(sealedText({ name: '' }))).toBe('invalid')
   })
@@ -181,5 +201,56 @@ describe('parseSealedDocument', () => {
     const agent = (length: number) => sealedText({ user_agent: 'U'.repeat(length) })
     expect(parseSealedDocument(agent(LIMITS.userAgent)).user_agent).toHaveLength(LIMITS.userAgent)
     expect(() => parseSealedDocument(agent(LIMITS.userAgent + 1))).toThrow(DocumentError)
+  })
+})
+
+describe('attachments in the document (version 3)', () => {
+  const id = submission.id
+  const file = {
+    object: `${id}/3b2f8a8e-6f4b-4c1a-9d2e-0c5b7e1f2a3d`,
+    name: 'Pitch deck – Q3 🚀.pdf',
+    type: 'application/pdf',
+    size: 20 * 1024 * 1024,
+    sha256: 'a'.repeat(64),
+  }
+  const sealedWith = (attachments: unknown[]) =>
+    JSON.stringify({ ...(JSON.parse(pad(submission)) as object), attachments })
+
+  it('carries each file as the contract lists it, in order, and nothing else of it', () => {
+    const text = pad({ ...submission, attachments: [{ ...file, lastModified: 1 } as typeof file] })
+    expect(text).not.toContain('lastModified')
+    expect(parseSealedDocument(text).attachments).toEqual([file])
+    expect(Object.keys((JSON.parse(text) as { attachments: [object] }).attachments[0])).toEqual([
+      'object',
+      'name',
+      'type',
+      'size',
+      'sha256',
+    ])
+  })
+
+  it('takes at most five files, each under its own id and within the size limit', () => {
+    const others = (count: number) =>
+      Array.from({ length: count }, (_, index) => ({
+        ...file,
+        object: `${id}/3b2f8a8e-6f4b-4c1a-9d2e-0c5b7e1f2a3${index}`,
+      }))
+    expect(parseSealedDocument(sealedWith(others(5))).attachments).toHaveLength(5)
+    expect(() => parseSealedDocument(sealedWith(others(6)))).toThrow(DocumentError)
+    const bad = [
+      { ...file, object: `8f14e45f-ceea-467f-a0e6-2c1b6c5a9d10/${file.object.slice(37)}` },
+      { ...file, object: `${id}/not-a-uuid` },
+      { ...file, object: file.object.toUpperCase() },
+      { ...file, size: 25 * 1024 * 1024 + 1 },
+      { ...file, size: 0 },
+      { ...file, sha256: 'A'.repeat(64) },
+      { ...file, name: '' },
+    ]
+    for (const attachment of bad) {
+      expect(
+        () => parseSealedDocument(sealedWith([attachment])),
+        JSON.stringify(attachment),
+      ).toThrow(DocumentError)
+    }
   })
 })

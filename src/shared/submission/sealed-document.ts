@@ -4,15 +4,32 @@
  * `age -d`). README.md beside this file states it in prose; this module is its code.
  */
 import { z } from '../zod'
+import { ATTACHMENT_LIMITS, ATTACHMENT_OBJECT_NAME, SHA256_HEX } from './attachments'
 import { LIMITS, submissionFieldsSchema, type SubmissionFields } from './fields'
 
 /**
  * Written as `v`. Version 2 adds `reply_to`, the visitor's age recipient for replies (from the
  * receipt, src/shared/conversation/receipt.ts): inside the seal, so the database cannot swap it.
- * Version 1 documents (rows and queued messages from before) are still read, without a thread.
+ * Version 3 adds `attachments`, always present (empty when none). Versions 1 and 2 (rows and
+ * queued messages from before) are still read: version 1 without a thread, both without files.
  */
-export const DOCUMENT_VERSION = 2
-const READABLE_VERSIONS = [1, 2] as const
+export const DOCUMENT_VERSION = 3
+const READABLE_VERSIONS = [1, 2, 3] as const
+
+/**
+ * One sealed file, as the document lists it: its object in the bucket (attachments.ts), and what
+ * is said of it nowhere else: its original name, its type as the browser gave it, its plaintext
+ * size and the lowercase hex SHA-256 of its plaintext (checked by whoever opens it).
+ */
+export const attachmentSchema = z.object({
+  object: z.string().regex(ATTACHMENT_OBJECT_NAME),
+  name: z.string().min(1).max(255),
+  type: z.string().max(255),
+  size: z.int().positive().max(ATTACHMENT_LIMITS.bytesPerFile),
+  sha256: z.string().regex(SHA256_HEX),
+})
+
+export type SealedAttachment = z.output<typeof attachmentSchema>
 
 /**
  * The document is padded with random filler to the smallest multiple of this many UTF-8 bytes
@@ -29,24 +46,33 @@ export const AGE_RECIPIENT = /^age1[02-9ac-hj-np-z]{58}$/
 /** A whole document as it comes out of the ciphertext. */
 export const sealedDocumentSchema = submissionFieldsSchema
   .extend({
-    v: z.union([z.literal(1), z.literal(2)]),
+    v: z.union([z.literal(1), z.literal(2), z.literal(3)]),
     /** The row's id, made in the browser once per draft; bound to the content by the encryption. */
     id: z.uuid(),
     /** The browser's identification string, cut to LIMITS.userAgent characters. */
     user_agent: z.string().max(LIMITS.userAgent),
     /** When the visitor pressed Send, ISO 8601 UTC (the browser's clock). */
     submitted_at: z.iso.datetime(),
-    /** Version 2: where replies are sealed to. Absent from version 1. */
+    /** Version 2 on: where replies are sealed to. Absent from version 1. */
     reply_to: z.string().regex(AGE_RECIPIENT).optional(),
+    /** Version 3: the sealed files, each in its own object under this document's `id`. */
+    attachments: z.array(attachmentSchema).max(ATTACHMENT_LIMITS.files).optional(),
     pad: z.string().regex(FILLER),
   })
-  .refine((doc) => (doc.v === 2) === (doc.reply_to !== undefined), 'reply_to comes with v2 only')
+  .refine((doc) => doc.v >= 2 === (doc.reply_to !== undefined), 'reply_to comes from v2 on')
+  .refine((doc) => (doc.v === 3) === (doc.attachments !== undefined), 'attachments come with v3')
+  .refine(
+    (doc) => (doc.attachments ?? []).every((file) => file.object.startsWith(`${doc.id}/`)),
+    "every attachment's object is under the document's id",
+  )
 
 export type SealedDocument = z.output<typeof sealedDocumentSchema>
 
 /** The document as the sealer takes it: everything but the version and the filler it adds. */
-export type SubmissionDocument = Omit<SealedDocument, 'v' | 'pad' | 'reply_to'> & {
+export type SubmissionDocument = Omit<SealedDocument, 'v' | 'pad' | 'reply_to' | 'attachments'> & {
   reply_to: string
+  /** The sealed files (none when absent). */
+  attachments?: SealedAttachment[]
 }
 
 /**
@@ -55,7 +81,13 @@ export type SubmissionDocument = Omit<SealedDocument, 'v' | 'pad' | 'reply_to'> 
  */
 export function buildDocument(
   fields: SubmissionFields,
-  context: { id: string; now: number; userAgent: string; replyTo: string },
+  context: {
+    id: string
+    now: number
+    userAgent: string
+    replyTo: string
+    attachments?: SealedAttachment[]
+  },
 ): SubmissionDocument {
   return {
     id: context.id,
@@ -63,6 +95,7 @@ export function buildDocument(
     user_agent: context.userAgent.slice(0, LIMITS.userAgent),
     submitted_at: new Date(context.now).toISOString(),
     reply_to: context.replyTo,
+    attachments: context.attachments ?? [],
   }
 }
 
@@ -87,6 +120,13 @@ export function padDocument(doc: SubmissionDocument, filler: (length: number) =>
       user_agent: doc.user_agent,
       submitted_at: doc.submitted_at,
       reply_to: doc.reply_to,
+      attachments: (doc.attachments ?? []).map(({ object, name, type, size, sha256 }) => ({
+        object,
+        name,
+        type,
+        size,
+        sha256,
+      })),
     },
     filler,
   )

@@ -1,3 +1,4 @@
+import { ATTACHMENT_LIMITS, ATTACHMENT_OBJECT_NAME } from '../../../shared/submission/attachments'
 import { KEY_ID_PATTERN } from '../../../shared/submission/sealed-row'
 import { z } from '../../../shared/zod'
 import { failureMessages } from '../contact-copy'
@@ -50,15 +51,30 @@ const recordSchemas = {
     sealed: sealedText,
     ...bookkeeping,
   }),
-  inquiry: z.object({
-    v: z.literal(2),
-    kind: z.literal('inquiry'),
-    id: z.uuid(),
-    key_id: z.string().regex(KEY_ID_PATTERN),
-    sealed: sealedText,
-    mailbox_hash: z.string().regex(/^\\x[0-9a-f]{64}$/),
-    ...bookkeeping,
-  }),
+  inquiry: z
+    .object({
+      v: z.literal(2),
+      kind: z.literal('inquiry'),
+      id: z.uuid(),
+      key_id: z.string().regex(KEY_ID_PATTERN),
+      sealed: sealedText,
+      mailbox_hash: z.string().regex(/^\\x[0-9a-f]{64}$/),
+      attachments: z
+        .array(
+          z.object({
+            object: z.string().regex(ATTACHMENT_OBJECT_NAME),
+            ciphertext: z.instanceof(Blob),
+          }),
+        )
+        .max(ATTACHMENT_LIMITS.files)
+        .optional(),
+      ...bookkeeping,
+    })
+    .refine(
+      (record) =>
+        (record.attachments ?? []).every((file) => file.object.startsWith(`${record.id}/`)),
+      "every attachment's object is under the inquiry's id",
+    ),
   message: z.object({
     v: z.literal(2),
     kind: z.literal('message'),

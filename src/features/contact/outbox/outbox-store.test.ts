@@ -6,7 +6,8 @@ import { IDBFactory } from 'fake-indexeddb'
 import { wrap, type IDBPDatabase } from 'idb'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import { existingDatabases, OUTBOX_DB_NAME } from './outbox-definitions'
-import { OUTBOX_STORE, openOutboxStore, type OutboxStore } from './outbox-store'
+import { itemOf, OUTBOX_STORE, openOutboxStore, type OutboxStore } from './outbox-store'
+import { checkRecord } from './outbox-flush'
 import { ADA, inquiryItem, T0 } from '../contact-test-fixtures'
 
 let factory: IDBFactory
@@ -112,4 +113,28 @@ test('says "cannot tell" (null) where the browser cannot list its databases', as
   // Firefox before 126 has IndexedDB but no `databases()`.
   vi.stubGlobal('indexedDB', { open: () => undefined })
   expect(await existingDatabases()).toBeNull()
+})
+
+test('keeps an inquiry’s sealed files with it, as ciphertext under their object names, and sends them', async () => {
+  const row = { ...ADA, mailbox_hash: `\\x${'a'.repeat(64)}` }
+  const object = `${ADA.id}/3b2f8a8e-6f4b-4c1a-9d2e-0c5b7e1f2a3d`
+  const ciphertext = new Blob([new Uint8Array([1, 2, 3])], { type: 'application/octet-stream' })
+  await store.enqueue({ kind: 'inquiry', row, attachments: [{ object, ciphertext }] }, T0)
+  const [record] = await store.list()
+  expect(checkRecord(record).success).toBe(true)
+  const item = itemOf(record!)
+  expect(item).toMatchObject({ kind: 'inquiry', row, attachments: [{ object }] })
+  const [stored] = (item as { attachments: Array<{ ciphertext: Blob }> }).attachments
+  expect(new Uint8Array(await stored!.ciphertext.arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]))
+  // An object that is not under the inquiry's own id is not sent.
+  const elsewhere = {
+    ...record!,
+    attachments: [
+      {
+        object: `${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}/${object.slice(37)}`,
+        ciphertext,
+      },
+    ],
+  }
+  expect(checkRecord(elsewhere).success).toBe(false)
 })

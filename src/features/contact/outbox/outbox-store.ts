@@ -18,9 +18,19 @@ const DB_VERSION = 1
  */
 export type QueuedThreadMessage = { id: string; mailbox_token: string; sealed: string }
 
-/** What the outbox sends: an inquiry's row, or a message added to a conversation. */
+/**
+ * A sealed attachment waiting with its inquiry: its object's name (two random UUIDs) and its
+ * ciphertext, a binary age file kept as a Blob. Nothing else of the file (no name, no type).
+ */
+export type QueuedAttachment = { object: string; ciphertext: Blob }
+
+/**
+ * What the outbox sends: an inquiry's row (with its sealed files, uploaded before the row), or a
+ * message added to a conversation.
+ */
 export type OutboxItem =
-  { kind: 'inquiry'; row: SealedRow } | { kind: 'message'; message: QueuedThreadMessage }
+  | { kind: 'inquiry'; row: SealedRow; attachments?: QueuedAttachment[] }
+  | { kind: 'message'; message: QueuedThreadMessage }
 
 /** Bookkeeping every record carries, whatever it holds. */
 type RecordBookkeeping = {
@@ -38,7 +48,8 @@ type RecordBookkeeping = {
  * One queued message: exactly what will be sent, plus bookkeeping.
  * - version 1: an inquiry's row `{ id, key_id, sealed }`, as queued before conversations (still
  *   sent, with no thread);
- * - version 2: an inquiry with its `mailbox_hash` (`kind: 'inquiry'`), or a conversation's message
+ * - version 2: an inquiry with its `mailbox_hash` (`kind: 'inquiry'`) and, when files were
+ *   attached, `attachments` (their objects' names and ciphertext), or a conversation's message
  *   (`kind: 'message'`: its id, the mailbox token, the sealed message).
  * - `pending`: sent by the next flush once `next_attempt_at` has passed;
  * - `needs-attention`: refused by the backend, or damaged on disk; never sent again on its own,
@@ -47,7 +58,7 @@ type RecordBookkeeping = {
 export type OutboxRecord = RecordBookkeeping &
   (
     | ({ v: 1 } & Pick<SealedRow, 'id' | 'key_id' | 'sealed'>)
-    | ({ v: 2; kind: 'inquiry' } & Required<SealedRow>)
+    | ({ v: 2; kind: 'inquiry'; attachments?: QueuedAttachment[] } & Required<SealedRow>)
     | ({ v: 2; kind: 'message' } & QueuedThreadMessage)
   )
 
@@ -66,8 +77,10 @@ export function recordFor(item: OutboxItem, now: number): OutboxRecord {
   }
   // Fields picked one by one: nothing else the caller's object carries is stored.
   const { id, key_id, sealed, mailbox_hash } = item.row
-  return mailbox_hash === undefined
-    ? { v: 1, id, key_id, sealed, ...bookkeeping }
+  if (mailbox_hash === undefined) return { v: 1, id, key_id, sealed, ...bookkeeping }
+  const attachments = item.attachments?.map(({ object, ciphertext }) => ({ object, ciphertext }))
+  return attachments?.length
+    ? { v: 2, kind: 'inquiry', id, key_id, sealed, mailbox_hash, attachments, ...bookkeeping }
     : { v: 2, kind: 'inquiry', id, key_id, sealed, mailbox_hash, ...bookkeeping }
 }
 
@@ -78,13 +91,11 @@ export function itemOf(record: OutboxRecord): OutboxItem {
     return { kind: 'message', message: { id, mailbox_token, sealed } }
   }
   const { id, key_id, sealed } = record
-  return {
-    kind: 'inquiry',
-    row:
-      record.v === 2
-        ? { id, key_id, sealed, mailbox_hash: record.mailbox_hash }
-        : { id, key_id, sealed },
-  }
+  if (record.v !== 2) return { kind: 'inquiry', row: { id, key_id, sealed } }
+  const row = { id, key_id, sealed, mailbox_hash: record.mailbox_hash }
+  return record.attachments?.length
+    ? { kind: 'inquiry', row, attachments: record.attachments }
+    : { kind: 'inquiry', row }
 }
 
 type Bookkeeping = Pick<RecordBookkeeping, 'attempts' | 'next_attempt_at' | 'state' | 'last_error'>

@@ -23,7 +23,7 @@ beforeAll(async () => {
 })
 
 describe('sealInquiry', () => {
-  it('makes a receipt and seals the version 2 document to the agency and to the receipt', async () => {
+  it('makes a receipt and seals the version 3 document to the agency and to the receipt', async () => {
     const { row, receipt } = await sealInquiry(DRAFT, [agency.recipient], null)
     expect(readReceipt(receipt)).toBe(receipt)
     const keys = await deriveReceiptKeys(receipt)
@@ -38,10 +38,11 @@ describe('sealInquiry', () => {
     for (const identity of [agency.identity, keys.identity]) {
       const document = await open(row.sealed, identity)
       expect(document).toMatchObject({
-        v: 2,
+        v: 3,
         id: DRAFT.id,
         ...DRAFT.fields,
         reply_to: keys.recipient,
+        attachments: [],
       })
     }
     // Nothing of the receipt, its key or its token travels in the row.
@@ -63,6 +64,56 @@ describe('sealInquiry', () => {
     const first = await sealInquiry(DRAFT, [agency.recipient], null)
     const second = await sealInquiry(DRAFT, [agency.recipient], null)
     expect(first.receipt).not.toBe(second.receipt)
+  })
+
+  it('seals each file on its own to the agency, lists it in the document, and reuses it on a retry', async () => {
+    const deck = new File(['%PDF-1.7 deck'], 'Deck – Q3.pdf', { type: 'application/pdf' })
+    const shot = new File([new Uint8Array(70_000).fill(7)], 'shot.png', { type: 'image/png' })
+    let reported = 0
+    const first = await sealInquiry(
+      { ...DRAFT, files: [deck, shot] },
+      [agency.recipient],
+      null,
+      [],
+      (bytes) => (reported += bytes),
+    )
+    expect(reported).toBe(deck.size + shot.size)
+    const document = await open(first.row.sealed, agency.identity)
+    const listed = document.attachments as Array<Record<string, unknown>>
+    expect(listed.map(({ name, type, size }) => ({ name, type, size }))).toEqual([
+      { name: 'Deck – Q3.pdf', type: 'application/pdf', size: deck.size },
+      { name: 'shot.png', type: 'image/png', size: shot.size },
+    ])
+    expect(first.files.map((file) => file.attachment)).toEqual(listed)
+    for (const [index, file] of first.files.entries()) {
+      expect(file.attachment.object).toMatch(new RegExp(`^${DRAFT.id}/[0-9a-f-]{36}$`))
+      // The agency opens the file; the visitor's receipt does not (it opens the inquiry only).
+      const decrypter = new Decrypter()
+      decrypter.addIdentity(agency.identity)
+      const plain = await decrypter.decrypt(new Uint8Array(await file.ciphertext.arrayBuffer()))
+      expect(plain.byteLength).toBe([deck, shot][index]!.size)
+      const keys = await deriveReceiptKeys(first.receipt)
+      const visitor = new Decrypter()
+      visitor.addIdentity(keys.identity)
+      await expect(
+        visitor.decrypt(new Uint8Array(await file.ciphertext.arrayBuffer())),
+      ).rejects.toThrow()
+    }
+    // Neither the name nor the type is anywhere but inside the seal.
+    const outside = JSON.stringify({
+      row: first.row,
+      objects: first.files.map((f) => f.attachment.object),
+    })
+    expect(outside).not.toContain('Deck')
+    expect(outside).not.toContain('pdf')
+
+    const retry = await sealInquiry(
+      { ...DRAFT, files: [deck, shot] },
+      [agency.recipient],
+      first.receipt,
+      first.files,
+    )
+    expect(retry.files).toEqual(first.files)
   })
 
   it('fails closed with no agency recipient, making no receipt', async () => {

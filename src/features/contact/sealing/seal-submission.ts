@@ -19,7 +19,9 @@ import {
   type SubmissionDocument,
 } from '../../../shared/submission/sealed-document'
 import { isAgeArmor, keySetId } from '../../../shared/submission/sealed-row'
-import type { InquiryDraft, SealedInquiry } from '../submit-contact'
+import { attachmentObjectName } from '../../../shared/submission/attachments'
+import type { InquiryDraft, SealedFile, SealedInquiry } from '../submit-contact'
+import { sealFile } from './seal-file'
 import { SealingError } from './sealing-error.ts'
 
 function webCrypto(): Crypto {
@@ -121,19 +123,54 @@ export async function sealInquiry(
   draft: InquiryDraft,
   recipients: readonly string[],
   earlier: Receipt | null,
+  earlierFiles: readonly SealedFile[] = [],
+  onSealedBytes?: (bytes: number) => void,
 ): Promise<SealedInquiry> {
   const checked = recipientSet(recipients)
   webCrypto()
   const receipt = earlier ?? generateReceipt()
   const keys = await deriveReceiptKeys(receipt)
+  const files = await sealFiles(draft, checked, earlierFiles, onSealedBytes)
   const document = buildDocument(draft.fields, {
     id: draft.id,
     now: draft.now,
     userAgent: draft.userAgent,
     replyTo: keys.recipient,
+    attachments: files.map((file) => file.attachment),
   })
   const row = await sealSubmission(document, checked)
-  return { row: { ...row, mailbox_hash: asBytea(keys.mailboxHash) }, receipt }
+  return { row: { ...row, mailbox_hash: asBytea(keys.mailboxHash) }, receipt, files }
+}
+
+/**
+ * Seals each attached file on its own, one after the other (so only one is being read at a
+ * time), to the agency's recipients only: the visitor's receipt opens the inquiry, not the files.
+ * A file this draft already sealed on an earlier try is reused, object name and all: an upload
+ * that got through then is not repeated, and no second object is left behind.
+ */
+async function sealFiles(
+  draft: InquiryDraft,
+  recipients: readonly string[],
+  earlierFiles: readonly SealedFile[],
+  onSealedBytes?: (bytes: number) => void,
+): Promise<SealedFile[]> {
+  const sealed: SealedFile[] = []
+  for (const file of draft.files ?? []) {
+    const earlier = earlierFiles.find((candidate) => candidate.source === file)
+    if (earlier && earlier.attachment.object.startsWith(`${draft.id}/`)) {
+      onSealedBytes?.(file.size)
+      sealed.push(earlier)
+      continue
+    }
+    const object = attachmentObjectName(draft.id, crypto.randomUUID())
+    const { ciphertext, size, sha256 } = await sealFile(file, recipients, onSealedBytes)
+    sealed.push({
+      source: file,
+      ciphertext,
+      attachment: { object, name: file.name || 'attachment', type: file.type, size, sha256 },
+    })
+  }
+  return sealed
 }
 
 /** A recipient whose identity was generated once and thrown away: nobody can open what it seals. */

@@ -13,6 +13,8 @@ export type SealingFailure =
   | 'invalid-recipient'
   /** age itself failed. */
   | 'encrypt-failed'
+  /** An attached file could not be read to the end (moved, deleted or changed since it was picked). */
+  | 'file-unreadable'
 
 const explanations: Record<SealingFailure, string> = {
   unavailable:
@@ -25,6 +27,8 @@ const explanations: Record<SealingFailure, string> = {
     "This site's encryption key is malformed, so nothing was sent. Please reach us on Telegram or WhatsApp.",
   'encrypt-failed':
     'Your message could not be encrypted, so nothing was sent. Please try again; your message is still in the form.',
+  'file-unreadable':
+    'One of your files could not be read (it may have been moved or changed since you attached it), so nothing was sent. Remove it and attach it again; everything else is still in the form.',
 }
 
 /** The only error the sealing code throws. `message` is a sentence a visitor can read. */

@@ -8,6 +8,7 @@ import { referenceOf } from '../../../shared/conversation/reference'
 import { contactChannel } from '../conversation/channel-links'
 import { AnswerLinks } from '../conversation/answer-links'
 import { ThreadView } from '../conversation/thread-view'
+import { AttachmentList } from '../attachments/attachment-list'
 import type { ReplyOutcome, ThreadState } from '../conversation/use-thread'
 
 // The reply's code (the message's contract and its checks) loads with the key's, never on the
@@ -21,6 +22,7 @@ const CLOSED: readonly Inquiry['status'][] = ['completed', 'declined']
 export function InquiryDetail({
   inquiry,
   agencyName,
+  identities,
   thread,
   onBack,
   onChanged,
@@ -29,6 +31,8 @@ export function InquiryDetail({
 }: {
   inquiry: Inquiry
   agencyName: string
+  /** The unlocked identities, to open the inquiry's sealed files. */
+  identities: readonly string[]
   /** The conversation after the inquiry, opened by the app with the unlocked key. */
   thread: ThreadState
   onBack: () => void
@@ -176,6 +180,9 @@ export function InquiryDetail({
         </div>
       )}
       {error && <p role="alert">{error}</p>}
+      {fields?.attachments && fields.attachments.length > 0 && (
+        <AttachmentList attachments={fields.attachments} identities={identities} />
+      )}
       {fields && (
         <section className="conversation" aria-labelledby="conversation-heading">
           <h2 id="conversation-heading">{copy.conversation.heading}</h2>

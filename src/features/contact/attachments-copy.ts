@@ -1,0 +1,10 @@
+/**
+ * The attachments field's words as the page first shows them (issue 26): plain strings, so the
+ * contact page's first load carries nothing more (a test checks them against the limits in
+ * src/shared/submission/attachments.ts). What is said once files are attached, in sentences that
+ * need the limits and sizes, is in attached-files-copy.ts, loaded with the list.
+ */
+export const attachmentsFieldCopy = {
+  label: 'Attachments (Optional)',
+  limits: 'Up to 5 files, up to 25 MB each, any type; encrypted in your browser, names included.',
+} as const

@@ -1,0 +1,66 @@
+import { lazy, Suspense, useState, type RefObject } from 'react'
+import { inputClasses } from '../../components/form-field'
+import { attachmentsFieldCopy } from './attachments-copy'
+
+// The list and its sentences load when the form is first touched (with the sealer), never with
+// the page: the contact page's first load carries only the label, the limits and the picker.
+export const loadAttachedFiles = () => import('./attached-files')
+const AttachedFiles = lazy(loadAttachedFiles)
+
+/**
+ * "Attachments (Optional)" under the brief: pick any files (several at once, or one after the
+ * other); each is listed with its name, its size and a "Remove" button. Nothing picked is dropped:
+ * past the limits the field says so in a sentence, and Send refuses until it is fixed. The files
+ * stay in the page's memory until they are sealed.
+ */
+export function AttachmentsField({
+  id,
+  inputRef,
+  files,
+  onChange,
+}: {
+  id: string
+  inputRef: RefObject<HTMLInputElement>
+  files: readonly File[]
+  onChange: (files: File[]) => void
+}) {
+  const [invalid, setInvalid] = useState(false)
+  const hintId = `${id}-limits`
+  const problemId = `${id}-problem`
+  return (
+    <div className="grid gap-2">
+      <label htmlFor={id} className="text-sm font-medium text-text">
+        {attachmentsFieldCopy.label}
+      </label>
+      <p id={hintId} className="text-sm text-muted">
+        {attachmentsFieldCopy.limits}
+      </p>
+      <input
+        ref={inputRef}
+        id={id}
+        type="file"
+        multiple
+        aria-describedby={`${hintId} ${problemId}`}
+        aria-invalid={invalid}
+        className={inputClasses}
+        onChange={(event) => {
+          const picked = Array.from(event.target.files ?? [])
+          // Cleared, so the same file can be picked again after a "Remove".
+          event.target.value = ''
+          if (picked.length) onChange([...files, ...picked])
+        }}
+      />
+      {files.length > 0 && (
+        <Suspense fallback={null}>
+          <AttachedFiles
+            problemId={problemId}
+            input={inputRef}
+            files={files}
+            onChange={onChange}
+            onProblem={setInvalid}
+          />
+        </Suspense>
+      )}
+    </div>
+  )
+}

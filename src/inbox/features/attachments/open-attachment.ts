@@ -1,0 +1,109 @@
+/**
+ * Opening a sealed attachment on this device: the ciphertext (a Blob, as Storage's download gives
+ * it) decrypted as a stream with the unlocked identities, its SHA-256 computed on the way, and the
+ * plaintext gathered into a Blob a few megabytes at a time, never as one array in the page. The
+ * result is handed to the browser as an ordinary download (downloadBlob); nothing decrypted is
+ * written to IndexedDB or Cache Storage.
+ */
+import { Decrypter } from 'age-encryption'
+import { sha256 } from '@noble/hashes/sha2.js'
+import { bytesToHex } from '@noble/hashes/utils.js'
+import type { SealedAttachment } from '../../../shared/submission/sealed-document'
+
+/** Plaintext is folded into the Blob every this many bytes. */
+const FOLD_BYTES = 4 * 1024 * 1024
+
+/**
+ * - opened: the plaintext, its size and SHA-256 those the document promised;
+ * - mismatch: it decrypted, but is not the file the document describes (size or SHA-256);
+ * - other-key: sealed to keys this device does not hold;
+ * - damaged: not an age file, or cut short or altered (age's tags failed);
+ * - too-large: this device could not hold the file while opening it.
+ */
+export type OpenedAttachment =
+  { kind: 'opened'; file: Blob } | { kind: 'mismatch' | 'other-key' | 'damaged' | 'too-large' }
+
+/** Whether a file of `bytes` is likely to fit in this device's memory (Chromium tells; others: yes). */
+export function fitsDevice(bytes: number, deviceMemoryGiB = deviceMemory()): boolean {
+  if (deviceMemoryGiB === undefined) return true
+  // A quarter of the memory for one file's ciphertext and plaintext together.
+  return bytes * 2 <= (deviceMemoryGiB * 1024 ** 3) / 4
+}
+
+function deviceMemory(): number | undefined {
+  const memory = (globalThis.navigator as { deviceMemory?: unknown } | undefined)?.deviceMemory
+  return typeof memory === 'number' ? memory : undefined
+}
+
+const isOutOfRoom = (error: unknown) =>
+  error instanceof RangeError ||
+  (error instanceof DOMException && error.name === 'QuotaExceededError')
+
+export async function openAttachment(
+  ciphertext: Blob,
+  identities: readonly string[],
+  expected: Pick<SealedAttachment, 'size' | 'sha256' | 'type'>,
+): Promise<OpenedAttachment> {
+  if (!fitsDevice(expected.size)) return { kind: 'too-large' }
+  const decrypter = new Decrypter()
+  for (const identity of identities) decrypter.addIdentity(identity)
+  let plaintext: ReadableStream<Uint8Array>
+  try {
+    plaintext = await decrypter.decrypt(ciphertext.stream())
+  } catch (error) {
+    if (isOutOfRoom(error)) return { kind: 'too-large' }
+    const noMatch = error instanceof Error && /no identity matched/.test(error.message)
+    return { kind: noMatch ? 'other-key' : 'damaged' }
+  }
+  const hash = sha256.create()
+  const type = expected.type || 'application/octet-stream'
+  let file = new Blob([], { type })
+  let parts: Uint8Array[] = []
+  let held = 0
+  let size = 0
+  try {
+    const reader = plaintext.getReader()
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      hash.update(value)
+      size += value.byteLength
+      // More than promised: not the file the document describes; stop reading it.
+      if (size > expected.size) {
+        await reader.cancel()
+        return { kind: 'mismatch' }
+      }
+      parts.push(value)
+      held += value.byteLength
+      if (held >= FOLD_BYTES) {
+        file = new Blob([file, ...(parts as BlobPart[])], { type })
+        parts = []
+        held = 0
+      }
+    }
+  } catch (error) {
+    // A chunk whose tag fails (altered, or cut short: age flags the last chunk) ends here.
+    return { kind: isOutOfRoom(error) ? 'too-large' : 'damaged' }
+  }
+  if (size !== expected.size || bytesToHex(hash.digest()) !== expected.sha256) {
+    return { kind: 'mismatch' }
+  }
+  return { kind: 'opened', file: new Blob([file, ...(parts as BlobPart[])], { type }) }
+}
+
+/**
+ * Hands `file` to the browser as an ordinary download under `name`: an object URL on a link with
+ * `download`, clicked, and revoked a minute later (the browser has copied it to disk by then).
+ */
+export function downloadBlob(file: Blob, name: string): void {
+  const url = URL.createObjectURL(file)
+  const link = document.createElement('a')
+  link.href = url
+  link.download = name
+  link.rel = 'noopener'
+  link.style.display = 'none'
+  document.body.append(link)
+  link.click()
+  link.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 60_000)
+}
