@@ -304,7 +304,7 @@ test('locks by itself after 10 minutes unused and after 5 minutes in the backgro
   const session = await webStorageContents(page)
   const refreshToken = /"refresh_token\\?":\\?"([^"\\]+)/.exec(session)?.[1]
   expect(refreshToken).toBeTruthy()
-  await page.getByRole('button', { name: copy.signOut }).click()
+  await page.getByRole('button', { name: copy.signOut, exact: true }).click()
   await expect(page.getByRole('heading', { name: copy.signIn.heading })).toBeVisible()
   await expect(page.getByRole('banner')).toHaveText(copy.title(ENV_DEFAULTS.VITE_AGENCY_NAME))
   expect(await webStorageContents(page)).not.toContain('refresh_token')

@@ -1,6 +1,8 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
+import { AccountPanel } from '../features/auth/account-panel'
 import { SecondFactor } from '../features/auth/second-factor'
 import { SignInForm } from '../features/auth/sign-in-form'
+import { sessionOutlived } from '../features/auth/trusted-session'
 import { copy } from '../content/copy'
 import { inboxEnv } from '../lib/inbox-env'
 import type { ResponseTimes } from '../features/inquiries/inbox-data'
@@ -31,6 +33,40 @@ function linkedReference(): string | null {
   return ref !== null && /^[0-9a-f]{8}$/.test(ref) ? ref : null
 }
 
+/** Set while this page signs itself out, so its own SIGNED_OUT is not taken for an ending. */
+let signingOutHere = false
+
+async function signOutHere(scope: 'local' | 'global') {
+  signingOutHere = true
+  try {
+    await supabase.auth.signOut({ scope })
+  } finally {
+    signingOutHere = false
+  }
+}
+
+/**
+ * A session past the agency's period (VITE_INBOX_TRUSTED_DAYS from its password sign-in) is
+ * ended here and on the server: what "Keep me signed in" promised has run out.
+ */
+async function endOutlivedSession(): Promise<boolean> {
+  const { data } = await supabase.auth.getSession()
+  if (!data.session) return false
+  if (!sessionOutlived(data.session.access_token, inboxEnv.trustedSessionDays)) return false
+  await signOutHere('local')
+  return true
+}
+
+/**
+ * Whether Auth says this session has ended (signed out everywhere, or elsewhere, or a password
+ * change on another device): the database refuses such a token, and so does Auth, which is how
+ * the inbox tells it from a removal from the staff list. auth-js then removes it from storage.
+ */
+async function sessionEnded(): Promise<boolean> {
+  const { error } = await supabase.auth.getUser()
+  return error?.name === 'AuthSessionMissingError' || error?.status === 403
+}
+
 /** Where the session stands: signed out, signed in without the second factor, or at aal2. */
 async function stageOfSession(): Promise<Stage> {
   const { data } = await supabase.auth.getSession()
@@ -52,11 +88,16 @@ export function InboxApp() {
   const [error, setError] = useState<string | null>(null)
   // When the list shown is the one kept on this device, because the server could not be reached.
   const [offlineSince, setOfflineSince] = useState<string | null>(null)
+  // Why the session ended, said on the sign-in screen: signed out elsewhere, or the period.
+  const [endedNotice, setEndedNotice] = useState<string | undefined>(undefined)
 
   useEffect(() => {
     document.title = copy.title(inboxEnv.agencyName)
     linked.current ??= linkedReference()
-    void stageOfSession().then(setStage)
+    void endOutlivedSession().then(async (ended) => {
+      if (ended) setEndedNotice(copy.signIn.periodEnded(inboxEnv.trustedSessionDays))
+      setStage(await stageOfSession())
+    })
   }, [])
 
   const lock = useCallback(() => {
@@ -68,29 +109,67 @@ export function InboxApp() {
   }, [])
   useAutoLock(stage === 'open', lock)
 
-  const refresh = useCallback(async (keys: string[], notice?: string) => {
-    setError(notice ?? null)
-    const { InboxDataError, loadInquiries, loadResponseTimes } = await inboxData()
-    try {
-      const loaded = await loadInquiries(keys)
-      setInquiries(loaded.inquiries)
-      setOfflineSince(loaded.offlineSince)
-      const ref = linked.current
-      linked.current = null
-      const target = ref && loaded.inquiries.find((inquiry) => inquiry.id.startsWith(ref))
-      if (target) setSelected(target.id)
-      // The summary is a nicety: without it (offline, say) the list still shows.
-      setTimes(loaded.offlineSince ? null : await loadResponseTimes().catch(() => null))
-    } catch (failure) {
-      setInquiries([])
-      setOfflineSince(null)
-      setError(
-        failure instanceof InboxDataError && failure.kind === 'no-access'
-          ? copy.list.noAccess
-          : copy.list.loadFailed,
-      )
+  /** The session ended without this page asking: back to the sign-in, saying why. */
+  const ended = useCallback(
+    (notice: string) => {
+      lock()
+      setEndedNotice(notice)
+      setStage('signed-out')
+    },
+    [lock],
+  )
+
+  // A refresh Auth refused (the session was ended elsewhere) signs this tab out in auth-js.
+  useEffect(() => {
+    const { data } = supabase.auth.onAuthStateChange((event) => {
+      if (event !== 'SIGNED_OUT' || signingOutHere) return
+      // Another tab's own sign-out arrives here too: only this tab's missing session counts.
+      void supabase.auth.getSession().then(({ data: current }) => {
+        if (!current.session && !signingOutHere) ended(copy.signIn.sessionEnded)
+      })
+    })
+    return () => data.subscription.unsubscribe()
+  }, [ended])
+
+  // The period is checked again whenever the inbox comes back to the front.
+  useEffect(() => {
+    if (stage === 'loading' || stage === 'signed-out') return
+    const check = () =>
+      void endOutlivedSession().then((outlived) => {
+        if (outlived) ended(copy.signIn.periodEnded(inboxEnv.trustedSessionDays))
+      })
+    window.addEventListener('focus', check)
+    document.addEventListener('visibilitychange', check)
+    return () => {
+      window.removeEventListener('focus', check)
+      document.removeEventListener('visibilitychange', check)
     }
-  }, [])
+  }, [stage, ended])
+
+  const refresh = useCallback(
+    async (keys: string[], notice?: string) => {
+      setError(notice ?? null)
+      const { InboxDataError, loadInquiries, loadResponseTimes } = await inboxData()
+      try {
+        const loaded = await loadInquiries(keys)
+        setInquiries(loaded.inquiries)
+        setOfflineSince(loaded.offlineSince)
+        const ref = linked.current
+        linked.current = null
+        const target = ref && loaded.inquiries.find((inquiry) => inquiry.id.startsWith(ref))
+        if (target) setSelected(target.id)
+        // The summary is a nicety: without it (offline, say) the list still shows.
+        setTimes(loaded.offlineSince ? null : await loadResponseTimes().catch(() => null))
+      } catch (failure) {
+        const noAccess = failure instanceof InboxDataError && failure.kind === 'no-access'
+        if (noAccess && (await sessionEnded())) return ended(copy.signIn.sessionEnded)
+        setInquiries([])
+        setOfflineSince(null)
+        setError(noAccess ? copy.list.noAccess : copy.list.loadFailed)
+      }
+    },
+    [ended],
+  )
 
   const refreshOpenList = useCallback(() => {
     if (identities) void refresh(identities)
@@ -104,13 +183,17 @@ export function InboxApp() {
     return () => window.removeEventListener('focus', onFocus)
   }, [stage, identities, refresh])
 
-  async function signOut() {
+  /**
+   * "Sign out" ends this session on the server and removes it from this tab or device;
+   * "Sign out everywhere" ends every session of the account. The sealed list kept for reading
+   * offline goes with it. The key stays, encrypted ("Remove the key" removes it).
+   */
+  async function signOut(scope: 'local' | 'global') {
     lock()
-    // Ends the session on the server and removes it from this tab, and the sealed list kept for
-    // reading offline goes with it. The key stays, encrypted ("Remove the key" removes it).
+    setEndedNotice(undefined)
     const [{ forgetSealedList }] = await Promise.all([
       import('../features/inquiries/list-cache'),
-      supabase.auth.signOut(),
+      signOutHere(scope),
     ])
     await forgetSealedList()
     setStage('signed-out')
@@ -123,11 +206,6 @@ export function InboxApp() {
       {stage === 'open' && (
         <button type="button" onClick={lock}>
           {copy.lock}
-        </button>
-      )}
-      {stage !== 'signed-out' && (
-        <button type="button" onClick={() => void signOut()}>
-          {copy.signOut}
         </button>
       )}
     </header>
@@ -152,7 +230,13 @@ export function InboxApp() {
       {header}
       <main>
         {stage === 'signed-out' && (
-          <SignInForm onSignedIn={() => void stageOfSession().then(setStage)} />
+          <SignInForm
+            notice={endedNotice}
+            onSignedIn={() => {
+              setEndedNotice(undefined)
+              void stageOfSession().then(setStage)
+            }}
+          />
         )}
         {stage === 'second-factor' && <SecondFactor onVerified={() => setStage('locked')} />}
         {stage === 'locked' && (
@@ -193,6 +277,10 @@ export function InboxApp() {
           />
         )}
       </main>
+      {/* Signing out sits at the foot of the page, apart from "Lock" in the header. */}
+      {(stage === 'second-factor' || stage === 'locked' || stage === 'open') && (
+        <AccountPanel aal2={stage !== 'second-factor'} onSignOut={(scope) => void signOut(scope)} />
+      )}
     </>
   )
 }
