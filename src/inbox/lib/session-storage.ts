@@ -1,3 +1,6 @@
+/** The key the session is kept under, in sessionStorage or (a trusted device) localStorage. */
+export const SESSION_STORAGE_KEY = 'inbox-auth-session'
+
 /** Where the Supabase session is kept: this tab only, or this device (a trusted device). */
 export type SessionPlace = 'tab' | 'device'
 

@@ -1,10 +1,7 @@
 import { createClient } from '@supabase/supabase-js'
 import type { Database } from '../../shared/database-types'
 import { inboxEnv } from './inbox-env'
-import { createSessionStorage } from './session-storage'
-
-/** The key the session is kept under, in sessionStorage or (a trusted device) localStorage. */
-export const SESSION_STORAGE_KEY = 'inbox-auth-session'
+import { createSessionStorage, SESSION_STORAGE_KEY } from './session-storage'
 
 /**
  * Where the session lives: this tab's sessionStorage (it survives a reload of this tab, ends with
