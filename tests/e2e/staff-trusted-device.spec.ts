@@ -99,7 +99,7 @@ test('trusted device: a new page from an alert’s link reaches the inquiry in a
     contact: 'trusted@example.com',
     message: 'Read from the alert.',
   })
-  const first = await addAuthenticator(page)
+  await addAuthenticator(page)
   const email = await addStaff()
   await page.goto(E2E_INBOX_LOCALHOST_URL)
   await expect(page.getByText(copy.signIn.inAppBrowser)).toHaveCount(0)
@@ -144,36 +144,37 @@ test('trusted device: a new page from an alert’s link reaches the inquiry in a
   expect(await look(signOut)).not.toBe(await look(lock))
   expect(await axeViolations(page)).toEqual([])
 
-  // The passkey's credential, brought to the new page's authenticator: a virtual authenticator
-  // belongs to one tab, where a phone's passkey belongs to the phone.
-  const { credentials } = await first.cdp.send('WebAuthn.getCredentials', {
-    authenticatorId: first.id,
-  })
-  expect(credentials).toHaveLength(1)
+  // A new tab finds the session: the alert's link opens on the unlock screen, passkey first.
+  const newTab = await context.newPage()
+  await newTab.goto(alertLink(id))
+  await expect(newTab.getByRole('heading', { name: copy.key.unlockHeading })).toBeVisible()
+  await expect(newTab.getByRole('button', { name: copy.key.passkeyUnlock })).toBeVisible()
+  await expect(newTab.getByRole('heading', { name: copy.signIn.heading })).toHaveCount(0)
 
-  // A new page, opened from the alert's link: every interaction is counted.
-  const fromAlert = await context.newPage()
-  const second = await addAuthenticator(fromAlert)
-  for (const credential of credentials)
-    await second.cdp.send('WebAuthn.addCredential', { authenticatorId: second.id, credential })
+  // The count. Chromium's virtual authenticator belongs to one tab, and a credential copied to
+  // another tab's authenticator (WebAuthn.addCredential) carries no PRF secret: the passkey is
+  // used in the tab that made it, its storage made a new tab's first (sessionStorage empty;
+  // localStorage and IndexedDB are the device's), then the alert's link is opened there.
+  await page.evaluate(() => sessionStorage.clear())
   let interactions = 0
-  await fromAlert.goto(alertLink(id))
+  await page.goto(alertLink(id))
   interactions += 1 // the link
-  await fromAlert.getByRole('button', { name: copy.key.passkeyUnlock }).click()
+  await page.getByRole('button', { name: copy.key.passkeyUnlock }).click()
   interactions += 1 // the passkey
-  const inquiryHeading = fromAlert.getByRole('heading', { name })
-  await expect(inquiryHeading.or(inquiryEntry(fromAlert, name))).toBeVisible()
+  const inquiryHeading = page.getByRole('heading', { name })
+  await expect(inquiryHeading.or(inquiryEntry(page, name))).toBeVisible()
   if (!(await inquiryHeading.isVisible())) {
-    await inquiryEntry(fromAlert, name).click()
+    await inquiryEntry(page, name).click()
     interactions += 1 // the inquiry
   }
-  await expect(fromAlert.getByText('Read from the alert.')).toBeVisible()
+  await expect(page.getByText('Read from the alert.')).toBeVisible()
   test.info().annotations.push({
     type: 'interactions from the alert link to the inquiry',
     description: String(interactions),
   })
+  console.log(`interactions from the alert link to the inquiry: ${interactions}`)
   expect(interactions).toBeLessThanOrEqual(3)
-  expect(fromAlert.url()).not.toContain('ref=')
+  expect(page.url()).not.toContain('ref=')
 
   // Another phone of the same account, then "Sign out everywhere" here.
   const otherContext = await browser.newContext({ viewport: PHONE })
@@ -185,9 +186,8 @@ test('trusted device: a new page from an alert’s link reaches the inquiry in a
     expect(otherRefresh).toBeTruthy()
     await page.getByRole('button', { name: copy.account.signOutEverywhere }).click()
     await expect(page.getByRole('heading', { name: copy.signIn.heading })).toBeVisible()
-    // The new page on this device shares the storage: it is signed out at once.
-    await expect(fromAlert.getByRole('heading', { name: copy.signIn.heading })).toBeVisible()
-    await expect(fromAlert.getByText('Read from the alert.')).toHaveCount(0)
+    // The other tab on this device shares the storage: it is signed out at once.
+    await expect(newTab.getByRole('heading', { name: copy.signIn.heading })).toBeVisible()
 
     // The other phone still shows its list; its next request finds the session ended.
     await expect(other.getByRole('heading', { name: copy.list.heading })).toBeVisible()
