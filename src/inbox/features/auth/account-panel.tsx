@@ -2,19 +2,13 @@ import { useState, type FormEvent } from 'react'
 import { copy } from '../../content/copy'
 import { Field } from '../../components/field'
 import { supabase } from '../../lib/supabase-client'
+import { MIN_PASSWORD_LENGTH, passwordProblem } from './password-rules'
 
-/** supabase/config.toml `minimum_password_length`. */
-export const MIN_PASSWORD_LENGTH = 12
-/** bcrypt reads no further; Auth refuses longer passwords (in bytes, not characters). */
-export const MAX_PASSWORD_BYTES = 72
-
-/** What is wrong with a new password before Auth is asked, or null. */
-export function passwordProblem(password: string, repeat: string): string | null {
-  if (password !== repeat) return copy.account.mismatch
-  if (password.length < MIN_PASSWORD_LENGTH) return copy.account.tooShort(MIN_PASSWORD_LENGTH)
-  if (new TextEncoder().encode(password).length > MAX_PASSWORD_BYTES) return copy.account.tooLong
-  return null
-}
+const PROBLEMS = {
+  mismatch: copy.account.mismatch,
+  'too-short': copy.account.tooShort(MIN_PASSWORD_LENGTH),
+  'too-long': copy.account.tooLong,
+} as const
 
 const REFUSALS: Record<string, string> = {
   insufficient_aal: copy.account.needsCode,
@@ -34,7 +28,7 @@ function PasswordChange() {
     const form = new FormData(formElement)
     const password = String(form.get('new-password') ?? '')
     const problem = passwordProblem(password, String(form.get('repeat-password') ?? ''))
-    if (problem) return setMessage({ text: problem, failed: true })
+    if (problem) return setMessage({ text: PROBLEMS[problem], failed: true })
     setBusy(true)
     setMessage(null)
     const { error } = await supabase.auth.updateUser({ password })

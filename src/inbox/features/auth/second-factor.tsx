@@ -3,13 +3,9 @@ import { copy } from '../../content/copy'
 import { Field } from '../../components/field'
 import { supabase } from '../../lib/supabase-client'
 import { ScreenHeading } from '../../components/screen-heading'
+import { keyGroups } from './password-rules'
 
 type Enrolment = { factorId: string; qrCode: string; secret: string; uri: string }
-
-/** The setup key in groups of four, as authenticator apps print it: easier to read and type. */
-export function keyGroups(secret: string): string[] {
-  return secret.match(/.{1,4}/g) ?? []
-}
 
 const AUTH_JS_SVG_PREFIX = 'data:image/svg+xml;utf-8,'
 
