@@ -443,6 +443,21 @@ describe.each(backends)('Supabase Auth and the inbox on $name', ({ start }) => {
     })
     expect(user.status).toBe(403)
     expect(await user.json()).toMatchObject({ error_code: 'session_not_found' })
+    // A browser reads that code only through the API version header, which CORS must expose
+    // (GoTrue's handler does): auth-js then takes it as a deleted session and signs out.
+    const fromInbox = await fetch(`${backend.url}/auth/v1/user`, {
+      headers: {
+        apikey: backend.anonKey,
+        authorization: `Bearer ${otherAccess}`,
+        origin: 'http://127.0.0.1:4174',
+        'x-supabase-api-version': '2024-01-01',
+      },
+    })
+    expect(fromInbox.headers.get('access-control-expose-headers')).toMatch(
+      /X-Supabase-Api-Version/i,
+    )
+    expect(fromInbox.headers.get('x-supabase-api-version')).toBe('2024-01-01')
+    expect(await fromInbox.json()).toMatchObject({ code: 'session_not_found' })
   })
 
   it('"Sign out" (local) ends this session only: the other device still reads', async () => {
