@@ -11,7 +11,8 @@ import type { Inquiry } from '../features/inquiries/inquiry'
 import { usePullToRefresh } from '../features/inquiries/use-pull-to-refresh'
 import { useAutoLock } from '../features/key/use-auto-lock'
 import { useThread } from '../features/conversation/use-thread'
-import { supabase } from '../lib/supabase-client'
+import { SESSION_STORAGE_KEY } from '../lib/session-storage'
+import { sessionStore, supabase } from '../lib/supabase-client'
 import { ListScreen } from '../screens/list-screen'
 
 // The key's code (age, scrypt) and the opening of rows load after sign-in: the first screen is
@@ -129,6 +130,17 @@ export function InboxApp() {
       })
     })
     return () => data.subscription.unsubscribe()
+  }, [ended])
+
+  // A trusted device's other tab signed out (here or everywhere): its removal of the kept session
+  // reaches this tab as a storage event, whether or not auth-js's broadcast does.
+  useEffect(() => {
+    const onStorage = (event: StorageEvent) => {
+      if (event.key !== SESSION_STORAGE_KEY || event.newValue !== null) return
+      if (sessionStore.place() === 'device' && !signingOutHere) ended(copy.signIn.sessionEnded)
+    }
+    window.addEventListener('storage', onStorage)
+    return () => window.removeEventListener('storage', onStorage)
   }, [ended])
 
   // The period is checked again whenever the inbox comes back to the front.
