@@ -9,6 +9,7 @@ import { resolveSubmissionKeys } from '../build/submission-keys.ts'
 import { parseSiteEnv } from '../lib/env.ts'
 import { inboxPwaOptions } from './pwa-options.ts'
 import type { InboxEnv } from './lib/inbox-env.ts'
+import { parseTrustedDays } from './lib/trusted-days.ts'
 import { localPort, withLocalSupabaseUrl } from '../../supabase/local/ports.ts'
 
 /**
@@ -32,6 +33,7 @@ export default defineConfig(async ({ mode, isPreview }) => {
     supabaseUrl: settings.supabaseUrl,
     supabaseAnonKey: settings.supabaseAnonKey,
     agencyRecipients: keys?.recipients ?? [],
+    trustedSessionDays: parseTrustedDays(env.VITE_INBOX_TRUSTED_DAYS),
   }
   const inboxRoot = fileURLToPath(new URL('.', import.meta.url))
   const define = { __INBOX_ENV__: JSON.stringify(inboxEnv) }

@@ -401,6 +401,164 @@ describe.each(backends)('Supabase Auth and the inbox on $name', ({ start }) => {
     expect(enrolled.error).toMatchObject({ status: 400, code: 'validation_failed' })
   })
 
+  /** A second device of the same account: a password, then the code the app shows 30 s on. */
+  async function signInOnAnotherDevice(email: string, factorId: string, secret: string) {
+    const other = clientFor(backend)
+    expect((await other.auth.signInWithPassword({ email, password: PASSWORD })).error).toBeNull()
+    const challenge = await other.auth.mfa.challenge({ factorId })
+    const code = totpCode(secret, Date.now() + 30_000)
+    const verified = await other.auth.mfa.verify({
+      factorId,
+      challengeId: challenge.data?.id ?? '',
+      code,
+    })
+    expect(verified.error).toBeNull()
+    const session = (await other.auth.getSession()).data.session
+    handled(code, session?.access_token, session?.refresh_token)
+    return { other, refreshToken: session?.refresh_token ?? '' }
+  }
+
+  it('"Sign out everywhere" (global) ends every session of the account: the other device’s still unexpired token reads nothing on its next request', async () => {
+    await addStaff(backend, 'gus@example.com')
+    const here = clientFor(backend)
+    const { factorId, secret } = await signInWithSecondFactor(here, 'gus@example.com')
+    const { other, refreshToken } = await signInOnAnotherDevice('gus@example.com', factorId, secret)
+    expect((await other.from('contact_submissions').select('id')).data).toHaveLength(1)
+    const otherAccess = (await other.auth.getSession()).data.session?.access_token ?? ''
+
+    expect((await here.auth.signOut({ scope: 'global' })).error).toBeNull()
+    expect(
+      (await clientFor(backend).auth.refreshSession({ refresh_token: refreshToken })).error,
+    ).toMatchObject({ status: 400, code: 'refresh_token_not_found' })
+    // The access token is a JWT that has not expired: the database asks auth.sessions.
+    expect(decodeJwt(otherAccess).exp ?? 0).toBeGreaterThan(Date.now() / 1000)
+    expect(await other.from('contact_submissions').select('id')).toMatchObject({
+      error: null,
+      data: [],
+    })
+    expect(await other.rpc('inbox_access')).toMatchObject({ error: null, data: false })
+    // Auth itself says the session is gone, which is how the inbox tells it from a removal.
+    const user = await fetch(`${backend.url}/auth/v1/user`, {
+      headers: { apikey: backend.anonKey, authorization: `Bearer ${otherAccess}` },
+    })
+    expect(user.status).toBe(403)
+    expect(await user.json()).toMatchObject({ error_code: 'session_not_found' })
+    // A browser reads that code only through the API version header, which CORS must expose
+    // (GoTrue's handler does): auth-js then takes it as a deleted session and signs out.
+    const fromInbox = await fetch(`${backend.url}/auth/v1/user`, {
+      headers: {
+        apikey: backend.anonKey,
+        authorization: `Bearer ${otherAccess}`,
+        origin: 'http://127.0.0.1:4174',
+        'x-supabase-api-version': '2024-01-01',
+      },
+    })
+    expect(fromInbox.headers.get('access-control-expose-headers')).toMatch(
+      /X-Supabase-Api-Version/i,
+    )
+    expect(fromInbox.headers.get('x-supabase-api-version')).toBe('2024-01-01')
+    expect(await fromInbox.json()).toMatchObject({ code: 'session_not_found' })
+  })
+
+  it('"Sign out" (local) ends this session only: the other device still reads', async () => {
+    await addStaff(backend, 'kit@example.com')
+    const here = clientFor(backend)
+    const { factorId, secret } = await signInWithSecondFactor(here, 'kit@example.com')
+    const { other } = await signInOnAnotherDevice('kit@example.com', factorId, secret)
+    const hereRefresh = (await here.auth.getSession()).data.session?.refresh_token ?? ''
+    const hereAccess = (await here.auth.getSession()).data.session?.access_token ?? ''
+    expect((await here.auth.signOut({ scope: 'local' })).error).toBeNull()
+    expect(
+      (await clientFor(backend).auth.refreshSession({ refresh_token: hereRefresh })).error,
+    ).toMatchObject({ status: 400, code: 'refresh_token_not_found' })
+    const stale = createClient(backend.url, backend.anonKey, {
+      global: { headers: { authorization: `Bearer ${hereAccess}` } },
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: NoRealtimeSocket as never },
+    })
+    expect((await stale.from('contact_submissions').select('id')).data).toEqual([])
+    expect((await other.from('contact_submissions').select('id')).data).toHaveLength(1)
+    expect((await other.auth.refreshSession()).error).toBeNull()
+  })
+
+  it('signing out with "others" keeps this session and ends the rest', async () => {
+    await addStaff(backend, 'hal@example.com')
+    const here = clientFor(backend)
+    const { factorId, secret } = await signInWithSecondFactor(here, 'hal@example.com')
+    const { other } = await signInOnAnotherDevice('hal@example.com', factorId, secret)
+    expect((await here.auth.signOut({ scope: 'others' })).error).toBeNull()
+    expect((await here.from('contact_submissions').select('id')).data).toHaveLength(1)
+    expect((await other.from('contact_submissions').select('id')).data).toEqual([])
+  })
+
+  it('changes the password at aal2 within the rules, ends the other sessions and keeps this one', async () => {
+    const email = 'ida@example.com'
+    await addStaff(backend, email)
+    const here = clientFor(backend)
+    expect((await here.auth.signInWithPassword({ email, password: PASSWORD })).error).toBeNull()
+    const enrolled = await here.auth.mfa.enroll({ factorType: 'totp' })
+    const factorId = enrolled.data?.id ?? ''
+    const secret = enrolled.data?.totp.secret ?? ''
+    handled(secret)
+    const newPassword = 'a new password for ida, long enough'
+    handled(newPassword)
+    // Before the factor is verified the account has no MFA: a first password may be set at aal1.
+    // With it verified, aal1 is refused in GoTrue's words.
+    const challenge = await here.auth.mfa.challenge({ factorId })
+    const code = totpCode(secret)
+    handled(code)
+    expect(
+      (await here.auth.mfa.verify({ factorId, challengeId: challenge.data?.id ?? '', code })).error,
+    ).toBeNull()
+    const aal1 = clientFor(backend)
+    expect((await aal1.auth.signInWithPassword({ email, password: PASSWORD })).error).toBeNull()
+    expect((await aal1.auth.updateUser({ password: newPassword })).error).toMatchObject({
+      status: 401,
+      code: 'insufficient_aal',
+    })
+
+    const { other } = await signInOnAnotherDevice(email, factorId, secret)
+    expect((await here.auth.updateUser({ password: '€'.repeat(25) })).error).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'Password cannot be longer than 72 characters',
+    })
+    expect((await here.auth.updateUser({ password: 'short' })).error).toMatchObject({
+      status: 422,
+      code: 'weak_password',
+    })
+    expect((await here.auth.updateUser({ password: PASSWORD })).error).toMatchObject({
+      status: 422,
+      code: 'same_password',
+    })
+    expect((await here.auth.updateUser({ password: newPassword })).error).toBeNull()
+
+    expect((await here.from('contact_submissions').select('id')).data).toHaveLength(1)
+    expect((await here.auth.refreshSession()).error).toBeNull()
+    expect((await other.from('contact_submissions').select('id')).data).toEqual([])
+    const old = await clientFor(backend).auth.signInWithPassword({ email, password: PASSWORD })
+    expect(old.error).toMatchObject({ status: 400, code: 'invalid_credentials' })
+    const fresh = await clientFor(backend).auth.signInWithPassword({ email, password: newPassword })
+    expect(fresh.error).toBeNull()
+  })
+
+  it('refuses the refresh of a session older than the timebox ([auth.sessions] timebox, 30 days)', async () => {
+    await addStaff(backend, 'jo@example.com')
+    const client = clientFor(backend)
+    await signInWithSecondFactor(client, 'jo@example.com')
+    expect((await client.auth.refreshSession()).error).toBeNull()
+    const session = (await client.auth.getSession()).data.session
+    const sessionId = String(decodeJwt(session?.access_token ?? '').session_id)
+    await backend.db.query(
+      `update auth.sessions set created_at = now() - interval '30 days 1 minute' where id = $1`,
+      [sessionId],
+    )
+    const refreshed = await clientFor(backend).auth.refreshSession({
+      refresh_token: session?.refresh_token ?? '',
+    })
+    expect(refreshed.error).toMatchObject({ status: 400, code: 'session_expired' })
+  })
+
   it('writes no password, token, TOTP secret or code to its log or the console', () => {
     // The tests above signed in, enrolled and verified: there were secrets to leak.
     expect(secretsHandled.size).toBeGreaterThan(4)

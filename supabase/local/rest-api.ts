@@ -24,6 +24,8 @@ const EXPOSED_HEADERS =
   'Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit, ' +
   'Upload-Offset, Upload-Length, Upload-Metadata, Upload-Defer-Length, Upload-Concat, Upload-Expires, ' +
   'Tus-Resumable, Tus-Version, Tus-Max-Size, Tus-Extension'
+/** What GoTrue's CORS handler exposes besides (api/api.go: X-Total-Count, Link, the API version). */
+const AUTH_EXPOSED_HEADERS = 'X-Total-Count, Link, X-Supabase-Api-Version'
 
 export type RestApiOptions = {
   db: Database
@@ -105,6 +107,16 @@ export function createRestApi({
   })
 
   app.all('/rest/v1/*', restUpstream ? forwardRest(restUpstream, gateway) : restRoute(db, gateway))
+  // GoTrue's own CORS exposes its API version header (with X-Total-Count and Link): auth-js reads
+  // an error's code from the body only when it can read that header, and knows a deleted session
+  // (`session_not_found`, which signs the browser out) only by that code.
+  app.use('/auth/v1/*', async (c, next) => {
+    await next()
+    c.res.headers.set(
+      'Access-Control-Expose-Headers',
+      `${EXPOSED_HEADERS}, ${AUTH_EXPOSED_HEADERS}`,
+    )
+  })
   app.route('/auth/v1', createAuthApi({ db, jwtSecret, settings: authSettings }))
   if (storage) app.route('/storage/v1', storage)
 

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startLocalBackend, type LocalBackend } from '../local/local-backend'
-import { NoRealtimeSocket } from '../local/test-support'
+import { totpCode } from '../local/auth/totp'
+import { NoRealtimeSocket, testBackends } from '../local/test-support'
 import { UsageError } from './cli-io'
 import { runStaff } from './staff-command'
 
@@ -149,5 +150,80 @@ describe('npm run staff without SUPABASE_URL: this checkout’s backend, on what
     await local?.close()
     local = undefined
     await expect(staffHere(['list'])).rejects.toThrow(/^No local backend is running for /)
+  })
+})
+
+describe.each(testBackends())('npm run staff -- reset-mfa on $name', ({ start }) => {
+  let started: Awaited<ReturnType<typeof start>>
+  beforeAll(async () => {
+    started = await start()
+  }, 120_000)
+  afterAll(async () => {
+    await started?.stop()
+  })
+
+  async function staffThere(...argv: string[]) {
+    const lines: string[] = []
+    const { url, serviceRoleKey } = started.backend
+    await runStaff(argv, {
+      env: { SUPABASE_URL: url, SUPABASE_SERVICE_ROLE_KEY: serviceRoleKey },
+      output: { out: (line) => lines.push(line), err: (line) => lines.push(line) },
+      realtimeTransport: NoRealtimeSocket,
+    })
+    return lines.join('\n')
+  }
+
+  const client = () =>
+    createClient(started.backend.url, started.backend.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: NoRealtimeSocket as never },
+    })
+
+  it('removes a lost authenticator: the sessions end, and the next sign-in sets one up again', async () => {
+    const email = 'lost@example.com'
+    const password = 'a long chosen passphrase'
+    await staffThere('add', email, '--password', password)
+    const phone = client()
+    expect((await phone.auth.signInWithPassword({ email, password })).error).toBeNull()
+    const enrolled = await phone.auth.mfa.enroll({ factorType: 'totp' })
+    const factorId = enrolled.data?.id ?? ''
+    const verified = await phone.auth.mfa.challengeAndVerify({
+      factorId,
+      code: totpCode(enrolled.data?.totp.secret ?? ''),
+    })
+    expect(verified.error).toBeNull()
+    expect(await phone.rpc('inbox_access')).toMatchObject({ data: true })
+    expect(await staffThere('list')).toMatch(/lost@example\.com\s+yes/)
+    const refreshToken = (await phone.auth.getSession()).data.session?.refresh_token ?? ''
+
+    const out = await staffThere('reset-mfa', email)
+    expect(out).toContain(
+      'Reset the second factor of lost@example.com: the authenticator is removed and every session of the account has ended.',
+    )
+    expect(await staffThere('list')).toMatch(/lost@example\.com\s+not yet/)
+    // The phone's token is refused at its next request, and its refresh token is dead.
+    expect(await phone.rpc('inbox_access')).toMatchObject({ data: false })
+    expect(
+      (await client().auth.refreshSession({ refresh_token: refreshToken })).error,
+    ).toMatchObject({ code: 'refresh_token_not_found' })
+
+    // The password still signs in, at aal1 with nothing to verify: the inbox enrols again.
+    const again = client()
+    expect((await again.auth.signInWithPassword({ email, password })).error).toBeNull()
+    const level = await again.auth.mfa.getAuthenticatorAssuranceLevel()
+    expect(level.data).toMatchObject({ currentLevel: 'aal1', nextLevel: 'aal1' })
+    const reEnrolled = await again.auth.mfa.enroll({ factorType: 'totp' })
+    expect(reEnrolled.error).toBeNull()
+  })
+
+  it('says so for an account without an authenticator, and for an unknown email', async () => {
+    await staffThere('add', 'fresh@example.com', '--password', 'another long passphrase')
+    expect(await staffThere('reset-mfa', 'fresh@example.com')).toBe(
+      'fresh@example.com has no authenticator set up: nothing to reset.',
+    )
+    await expect(staffThere('reset-mfa', 'nobody@example.com')).rejects.toThrow(
+      'nobody@example.com has no account.',
+    )
+    await expect(staffThere('reset-mfa')).rejects.toThrow(/reset-mfa takes one email address/)
   })
 })

@@ -9,6 +9,7 @@ export const STAFF_USAGE = `Usage:
   npm run staff -- add <email> [--password <password>]   an Auth user on the staff list (a password is generated and shown once if none is given)
   npm run staff -- remove <email>                         off the staff list, and the Auth user deleted (their sessions end)
   npm run staff -- list                                   who is on the staff list, and who has set up a second factor
+  npm run staff -- reset-mfa <email>                      a lost authenticator: its second factor removed and every session ended; the next sign-in sets one up again
 
 Talks to SUPABASE_URL with SUPABASE_SERVICE_ROLE_KEY (a hosted project: both from the dashboard's
 API settings), else to this checkout's running local backend (npm start, on whatever port it took)
@@ -144,6 +145,33 @@ async function remove(context: StaffContext, email: string) {
   )
 }
 
+/**
+ * A lost authenticator: the account's TOTP factors are removed through Auth's admin API (deleting
+ * a verified factor also ends every session of the account, as Auth documents), so the next
+ * sign-in with the password asks to set up an authenticator again, and nothing can be read until
+ * it is. The dashboard's equivalent is in supabase/staff/README.md.
+ */
+async function resetMfa(context: StaffContext, email: string) {
+  const { client, url } = await connect(context, `reset the second factor of ${email}`)
+  const userId = await findUserId(client, url, email)
+  if (!userId) throw new UsageError(`${email} has no account.`)
+  const listed = await client.auth.admin.mfa.listFactors({ userId })
+  if (listed.error) throw failure(`list the second factors of ${email}`, url, listed.error)
+  const totp = listed.data.factors.filter((factor) => factor.factor_type === 'totp')
+  for (const factor of totp) {
+    const deleted = await client.auth.admin.mfa.deleteFactor({ userId, id: factor.id })
+    if (deleted.error) throw failure(`remove a second factor of ${email}`, url, deleted.error)
+  }
+  const { out } = context.output
+  if (totp.length === 0) return out(`${email} has no authenticator set up: nothing to reset.`)
+  out(
+    `Reset the second factor of ${email}: the authenticator is removed and every session of the account has ended.`,
+  )
+  out(
+    'Next: they sign in to the staff inbox with their password and set up the authenticator again; until then no submission can be read.',
+  )
+}
+
 type StaffMember = { email: string | null; added_at: string; second_factor: boolean }
 
 async function list(context: StaffContext) {
@@ -174,7 +202,7 @@ export async function runStaff(argv: string[], context: StaffContext): Promise<v
   if (values.help || command === undefined) return context.output.out(STAFF_USAGE)
   const email = args[0]?.trim()
   const expected = command === 'list' ? 0 : 1
-  if (!['add', 'remove', 'list'].includes(command))
+  if (!['add', 'remove', 'list', 'reset-mfa'].includes(command))
     throw new UsageError(`Unknown command "${command}".\n${STAFF_USAGE}`)
   if (args.length !== expected || (expected === 1 && !email?.includes('@')))
     throw new UsageError(
@@ -184,5 +212,6 @@ export async function runStaff(argv: string[], context: StaffContext): Promise<v
     throw new UsageError('--password goes with add only.')
   if (command === 'add') return add(context, email ?? '', values.password)
   if (command === 'remove') return remove(context, email ?? '')
+  if (command === 'reset-mfa') return resetMfa(context, email ?? '')
   return list(context)
 }

@@ -45,10 +45,16 @@ update public.contact_submissions set created_at = now() - interval '1 minute';
 -- Becomes `role` with a GoTrue-shaped token for `sub` (null: anon's token, no user).
 create function pg_temp.request_as(role text, sub uuid default null, aal text default 'aal1', email text default null)
 returns void language plpgsql as $$
+declare
+  -- A live session for a user's token, as Auth keeps one: the staff gate asks for it.
+  session uuid := gen_random_uuid();
 begin
+  if sub is not null then
+    insert into auth.sessions (id, user_id, aal) values (session, sub, aal);
+  end if;
   perform set_config('request.jwt.claims', jsonb_build_object(
     'iss', 'http://127.0.0.1:54321/auth/v1', 'role', role, 'aud', 'authenticated',
-    'sub', sub, 'email', email, 'aal', aal, 'is_anonymous', false, 'session_id', gen_random_uuid(),
+    'sub', sub, 'email', email, 'aal', aal, 'is_anonymous', false, 'session_id', session,
     'exp', extract(epoch from now() + interval '1 hour')::bigint)::text, true);
   execute format('set local role %I', role);
 end

@@ -4,7 +4,7 @@
 -- role` and the token's claims in request.jwt.claims.
 begin;
 
-select plan(59);
+select plan(65);
 
 \ir fixtures/sealed-row.psql
 
@@ -29,10 +29,16 @@ grant usage on schema extensions to anon, authenticated;
 -- Becomes `role` with a GoTrue-shaped token for `sub` (null: anon's token, no user).
 create function pg_temp.request_as(role text, sub uuid default null, aal text default 'aal1', anonymous boolean default false)
 returns void language plpgsql as $$
+declare
+  -- A live session for a user's token, as Auth keeps one: the staff gate asks for it.
+  session uuid := gen_random_uuid();
 begin
+  if sub is not null then
+    insert into auth.sessions (id, user_id, aal) values (session, sub, aal);
+  end if;
   perform set_config('request.jwt.claims', jsonb_build_object(
     'iss', 'http://127.0.0.1:54321/auth/v1', 'role', role, 'aud', 'authenticated',
-    'sub', sub, 'aal', aal, 'is_anonymous', anonymous, 'session_id', gen_random_uuid(),
+    'sub', sub, 'aal', aal, 'is_anonymous', anonymous, 'session_id', session,
     'exp', extract(epoch from now() + interval '1 hour')::bigint)::text, true);
   execute format('set local role %I', role);
 end
@@ -168,6 +174,19 @@ select pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a
 select * from pg_temp.locked_out('removed from the list, the same aal2 token on its next request');
 reset role;
 insert into private.staff_members (user_id) values ('a0000000-0000-4000-8000-00000000000a');
+
+-- ---------------------------------------------------------------- signed out elsewhere, still holding an aal2 token
+
+-- "Sign out everywhere" deletes the session's row in auth.sessions (issue 25); the access token
+-- stays a valid JWT until it expires, and the gate refuses it on its next request.
+select pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a', 'aal2');
+select is(public.inbox_access(), true, 'a token whose session is live reads');
+reset role;
+delete from auth.sessions where id::text = current_setting('request.jwt.claims')::jsonb ->> 'session_id';
+set local role authenticated;
+select * from pg_temp.locked_out('its session ended, the same aal2 token on its next request');
+select is(public.inbox_access(), false, 'and the inbox is told it may not read');
+reset role;
 
 -- ---------------------------------------------------------------- an anonymous user
 

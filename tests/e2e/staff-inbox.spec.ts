@@ -161,11 +161,25 @@ for (const viewport of [PHONE, DESKTOP]) {
       await unlock(page)
       await expect(inquiryEntry(page, name)).toBeVisible()
 
-      // Removed from the staff list, the same session reads nothing and is told why.
-      await removeStaff(email)
+      // Taken off the staff list (the account kept), the same session reads nothing and is told why.
+      const { serviceRoleKey } = await signApiKeys(DEMO_JWT_SECRET)
+      const offTheList = await fetch(`${E2E_API_URL}/rest/v1/rpc/remove_staff_member`, {
+        method: 'POST',
+        headers: {
+          apikey: serviceRoleKey,
+          authorization: `Bearer ${serviceRoleKey}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ email }),
+      })
+      expect(offTheList.status).toBe(200)
       await page.getByRole('button', { name: copy.list.refresh }).click()
       await expect(page.getByRole('alert')).toHaveText(copy.list.noAccess)
       await expect(inquiryEntry(page, name)).toHaveCount(0)
+      // `npm run staff -- remove` deletes the account too, and its sessions with it: signed out.
+      await removeStaff(email)
+      await page.getByRole('button', { name: copy.list.refresh }).click()
+      await expect(page.getByText(copy.signIn.sessionEnded)).toBeVisible()
     })
   })
 }
@@ -304,7 +318,7 @@ test('locks by itself after 10 minutes unused and after 5 minutes in the backgro
   const session = await webStorageContents(page)
   const refreshToken = /"refresh_token\\?":\\?"([^"\\]+)/.exec(session)?.[1]
   expect(refreshToken).toBeTruthy()
-  await page.getByRole('button', { name: copy.signOut }).click()
+  await page.getByRole('button', { name: copy.signOut, exact: true }).click()
   await expect(page.getByRole('heading', { name: copy.signIn.heading })).toBeVisible()
   await expect(page.getByRole('banner')).toHaveText(copy.title(ENV_DEFAULTS.VITE_AGENCY_NAME))
   expect(await webStorageContents(page)).not.toContain('refresh_token')

@@ -1,6 +1,8 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
+import { AccountPanel } from '../features/auth/account-panel'
 import { SecondFactor } from '../features/auth/second-factor'
 import { SignInForm } from '../features/auth/sign-in-form'
+import { sessionOutlived } from '../features/auth/trusted-session'
 import { copy } from '../content/copy'
 import { inboxEnv } from '../lib/inbox-env'
 import type { ResponseTimes } from '../features/inquiries/inbox-data'
@@ -10,7 +12,8 @@ import { NO_TRIAGE, type Triage } from '../features/inquiries/triage'
 import { usePullToRefresh } from '../features/inquiries/use-pull-to-refresh'
 import { useAutoLock } from '../features/key/use-auto-lock'
 import { useThread } from '../features/conversation/use-thread'
-import { supabase } from '../lib/supabase-client'
+import { SESSION_STORAGE_KEY } from '../lib/session-storage'
+import { sessionStore, supabase } from '../lib/supabase-client'
 import { ListScreen } from '../screens/list-screen'
 
 // The key's code (age, scrypt) and the opening of rows load after sign-in: the first screen is
@@ -52,6 +55,40 @@ function linkingCode(): string | null {
     : null
 }
 
+/** Set while this page signs itself out, so its own SIGNED_OUT is not taken for an ending. */
+let signingOutHere = false
+
+async function signOutHere(scope: 'local' | 'global') {
+  signingOutHere = true
+  try {
+    await supabase.auth.signOut({ scope })
+  } finally {
+    signingOutHere = false
+  }
+}
+
+/**
+ * A session past the agency's period (VITE_INBOX_TRUSTED_DAYS from its password sign-in) is
+ * ended here and on the server: what "Keep me signed in" promised has run out.
+ */
+async function endOutlivedSession(): Promise<boolean> {
+  const { data } = await supabase.auth.getSession()
+  if (!data.session) return false
+  if (!sessionOutlived(data.session.access_token, inboxEnv.trustedSessionDays)) return false
+  await signOutHere('local')
+  return true
+}
+
+/**
+ * Whether Auth says this session has ended (signed out everywhere, or elsewhere, or a password
+ * change on another device): the database refuses such a token, and so does Auth, which is how
+ * the inbox tells it from a removal from the staff list. auth-js then removes it from storage.
+ */
+async function sessionEnded(): Promise<boolean> {
+  const { error } = await supabase.auth.getUser()
+  return error?.name === 'AuthSessionMissingError' || error?.status === 403
+}
+
 /** Where the session stands: signed out, signed in without the second factor, or at aal2. */
 async function stageOfSession(): Promise<Stage> {
   const { data } = await supabase.auth.getSession()
@@ -76,13 +113,18 @@ export function InboxApp() {
   const [error, setError] = useState<string | null>(null)
   // When the list shown is the one kept on this device, because the server could not be reached.
   const [offlineSince, setOfflineSince] = useState<string | null>(null)
+  // Why the session ended, said on the sign-in screen: signed out elsewhere, or the period.
+  const [endedNotice, setEndedNotice] = useState<string | undefined>(undefined)
 
   useEffect(() => {
     document.title = copy.title(inboxEnv.agencyName)
     linked.current ??= linkedReference()
     if (new URLSearchParams(window.location.search).has('link'))
       window.history.replaceState(null, '', window.location.pathname)
-    void stageOfSession().then(setStage)
+    void endOutlivedSession().then(async (ended) => {
+      if (ended) setEndedNotice(copy.signIn.periodEnded(inboxEnv.trustedSessionDays))
+      setStage(await stageOfSession())
+    })
   }, [])
 
   // The load under way: aborted on lock and by the next load, so nothing opens with a dropped key.
@@ -122,6 +164,54 @@ export function InboxApp() {
     if (target || all) linked.current = null
   }, [])
 
+  /** The session ended without this page asking: back to the sign-in, saying why. */
+  const ended = useCallback(
+    (notice: string) => {
+      lock()
+      setEndedNotice(notice)
+      setStage('signed-out')
+    },
+    [lock],
+  )
+
+  // A refresh Auth refused (the session was ended elsewhere) signs this tab out in auth-js.
+  useEffect(() => {
+    const { data } = supabase.auth.onAuthStateChange((event) => {
+      if (event !== 'SIGNED_OUT' || signingOutHere) return
+      // Another tab's own sign-out arrives here too: only this tab's missing session counts.
+      void supabase.auth.getSession().then(({ data: current }) => {
+        if (!current.session && !signingOutHere) ended(copy.signIn.sessionEnded)
+      })
+    })
+    return () => data.subscription.unsubscribe()
+  }, [ended])
+
+  // A trusted device's other tab signed out (here or everywhere): its removal of the kept session
+  // reaches this tab as a storage event, whether or not auth-js's broadcast does.
+  useEffect(() => {
+    const onStorage = (event: StorageEvent) => {
+      if (event.key !== SESSION_STORAGE_KEY || event.newValue !== null) return
+      if (sessionStore.place() === 'device' && !signingOutHere) ended(copy.signIn.sessionEnded)
+    }
+    window.addEventListener('storage', onStorage)
+    return () => window.removeEventListener('storage', onStorage)
+  }, [ended])
+
+  // The period is checked again whenever the inbox comes back to the front.
+  useEffect(() => {
+    if (stage === 'loading' || stage === 'signed-out') return
+    const check = () =>
+      void endOutlivedSession().then((outlived) => {
+        if (outlived) ended(copy.signIn.periodEnded(inboxEnv.trustedSessionDays))
+      })
+    window.addEventListener('focus', check)
+    document.addEventListener('visibilitychange', check)
+    return () => {
+      window.removeEventListener('focus', check)
+      document.removeEventListener('visibilitychange', check)
+    }
+  }, [stage, ended])
+
   const refresh = useCallback(
     async (keys: string[], notice?: string) => {
       setError(notice ?? null)
@@ -153,16 +243,14 @@ export function InboxApp() {
       } catch (failure) {
         if (signal.aborted) return
         setProgress(null)
+        const noAccess = failure instanceof InboxDataError && failure.kind === 'no-access'
+        if (noAccess && (await sessionEnded())) return ended(copy.signIn.sessionEnded)
         setInquiries([])
         setOfflineSince(null)
-        setError(
-          failure instanceof InboxDataError && failure.kind === 'no-access'
-            ? copy.list.noAccess
-            : copy.list.loadFailed,
-        )
+        setError(noAccess ? copy.list.noAccess : copy.list.loadFailed)
       }
     },
-    [openLinked],
+    [openLinked, ended],
   )
 
   const refreshOpenList = useCallback(() => {
@@ -181,13 +269,17 @@ export function InboxApp() {
     return () => window.removeEventListener('focus', onFocus)
   }, [stage, identities, refresh])
 
-  async function signOut() {
+  /**
+   * "Sign out" ends this session on the server and removes it from this tab or device;
+   * "Sign out everywhere" ends every session of the account. The sealed list kept for reading
+   * offline goes with it. The key stays, encrypted ("Remove the key" removes it).
+   */
+  async function signOut(scope: 'local' | 'global') {
     lock()
-    // Ends the session on the server and removes it from this tab, and the sealed list kept for
-    // reading offline goes with it. The key stays, encrypted ("Remove the key" removes it).
+    setEndedNotice(undefined)
     const [{ forgetSealedList }] = await Promise.all([
       import('../features/inquiries/list-cache'),
-      supabase.auth.signOut(),
+      signOutHere(scope),
     ])
     await forgetSealedList()
     setStage('signed-out')
@@ -203,11 +295,6 @@ export function InboxApp() {
       {stage === 'open' && (
         <button type="button" onClick={lock}>
           {copy.lock}
-        </button>
-      )}
-      {!signedOut && (
-        <button type="button" onClick={() => void signOut()}>
-          {copy.signOut}
         </button>
       )}
     </header>
@@ -231,7 +318,15 @@ export function InboxApp() {
     <>
       {header}
       <main>
-        {signedOut && <SignInForm onSignedIn={() => void stageOfSession().then(setStage)} />}
+        {signedOut && (
+          <SignInForm
+            notice={endedNotice}
+            onSignedIn={() => {
+              setEndedNotice(undefined)
+              void stageOfSession().then(setStage)
+            }}
+          />
+        )}
         {stage === 'second-factor' && <SecondFactor onVerified={() => setStage('locked')} />}
         {stage === 'locked' && (
           <Suspense fallback={null}>
@@ -296,6 +391,10 @@ export function InboxApp() {
           </p>
         )}
       </main>
+      {/* Signing out sits at the foot of the page, apart from "Lock" in the header. */}
+      {(stage === 'second-factor' || stage === 'locked' || stage === 'open') && (
+        <AccountPanel aal2={stage !== 'second-factor'} onSignOut={(scope) => void signOut(scope)} />
+      )}
     </>
   )
 }

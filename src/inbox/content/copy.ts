@@ -8,6 +8,15 @@ export const copy = {
     submit: 'Sign in',
     failed: 'That email and password do not match an account.',
     tooMany: 'Too many attempts. Wait a few minutes, then try again.',
+    keepSignedIn: 'Keep me signed in on this device',
+    keepSignedInHint: (days: number) =>
+      `Only on a phone or computer that is yours alone: for ${days} days, new tabs and restarts stay signed in here. The key still needs your passkey or passphrase.`,
+    inAppBrowser:
+      'This is an app’s own browser (Telegram’s, for one): it keeps nothing of the inbox. Open the installed inbox, or open this link in Safari or Chrome.',
+    sessionEnded:
+      'You were signed out: the session was ended, on this device or on another. Sign in again.',
+    periodEnded: (days: number) =>
+      `You were signed out: a device stays signed in for ${days} days at most. Sign in again.`,
   },
   code: {
     heading: 'Authentication code',
@@ -16,6 +25,10 @@ export const copy = {
       'Scan the QR code with an authenticator app, or type the setup key into it. Then enter the 6-digit code it shows.',
     qrLabel: 'QR code for your authenticator app',
     setupKey: 'Setup key',
+    copyKey: 'Copy setup key',
+    copied: 'Copied',
+    copyFailed: 'This browser did not copy it: type the setup key instead.',
+    openApp: 'Open in the authenticator app on this phone',
     field: 'Authentication code',
     submit: 'Verify',
     wrong: 'That code is not right. Check the time on your phone and enter the newest code.',
@@ -234,5 +247,26 @@ export const copy = {
   },
   lock: 'Lock',
   signOut: 'Sign out',
+  /** The account's own section, at the foot of every signed-in screen, apart from "Lock". */
+  account: {
+    heading: 'This account',
+    signOutHint: 'Sign out ends the session on this device only.',
+    signOutEverywhere: 'Sign out everywhere',
+    signOutEverywhereHint:
+      'Sign out everywhere ends it on every phone and browser signed in to this account, this one included.',
+    passwordHeading: 'Change password',
+    newPassword: 'New password',
+    repeatPassword: 'Repeat new password',
+    changePassword: 'Change password',
+    changed:
+      'Password changed. Every other device signed in to this account is signed out; this one stays.',
+    mismatch: 'The two passwords are not the same.',
+    tooShort: (min: number) => `Choose a password of at least ${min} characters.`,
+    tooLong: 'That password is too long: at most 72 bytes (about 72 letters, fewer with accents).',
+    same: 'That is the current password: choose a new one.',
+    needsCode:
+      'Changing the password needs the authentication code: sign out, sign in again with the code, then change it.',
+    failed: 'The password could not be changed. Check the connection and try again.',
+  },
   unexpected: 'Something went wrong. Try again; if it keeps happening, sign out and in again.',
 } as const

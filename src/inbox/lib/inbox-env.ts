@@ -8,6 +8,8 @@ export type InboxEnv = {
   supabaseUrl: string
   supabaseAnonKey: string
   agencyRecipients: readonly string[]
+  /** How long "Keep me signed in on this device" lasts, in days (VITE_INBOX_TRUSTED_DAYS). */
+  trustedSessionDays: number
 }
 
 declare const __INBOX_ENV__: InboxEnv

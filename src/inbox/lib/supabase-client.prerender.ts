@@ -4,11 +4,17 @@
  * screen's render never calls it; if it ever did, the build fails here rather than ship a page
  * rendered from a guess.
  */
-export const supabase = new Proxy(
-  {},
-  {
-    get(_target, property) {
-      throw new Error(`The prerendered first screen used supabase.${String(property)}`)
+function unusable<T>(name: string): T {
+  return new Proxy(
+    {},
+    {
+      get(_target, property) {
+        throw new Error(`The prerendered first screen used ${name}.${String(property)}`)
+      },
     },
-  },
-) as typeof import('./supabase-client').supabase
+  ) as T
+}
+
+export const supabase = unusable<typeof import('./supabase-client').supabase>('supabase')
+export const sessionStore =
+  unusable<typeof import('./supabase-client').sessionStore>('sessionStore')

@@ -19,8 +19,8 @@ import { enrolment, newTotpSecret, totpStep } from './totp'
 /**
  * Supabase Auth (GoTrue) at `/auth/v1`, for the calls the staff inbox and `npm run staff` make,
  * in GoTrue's shapes, with the settings of supabase/config.toml: sign-ups and anonymous sign-ins
- * refused, password sign-in (bcrypt, as GoTrue stores it), rotating refresh tokens, sign-out,
- * TOTP factors (enrol, challenge, verify, unenrol), and the admin API for users. Passwords,
+ * refused, password sign-in (bcrypt, as GoTrue stores it), rotating refresh tokens, sign-out (this session, the others, or all), a password change, TOTP factors
+ * (enrol, challenge, verify, unenrol), and the admin API for users and their factors. Passwords,
  * tokens, TOTP secrets and codes are never logged: the request log has method, path and status.
  */
 
@@ -35,6 +35,11 @@ export type AuthSettings = {
   verificationsPerWindow: number
   /** `refresh_token_reuse_interval`, seconds. */
   refreshReuseSeconds: number
+  /**
+   * `[auth.sessions] timebox`, seconds: a session older than this is refused at its next refresh
+   * (GoTrue's `session_expired`). Hosted Supabase offers it on the Pro plan and up.
+   */
+  sessionTimeboxSeconds: number
 }
 
 export const AUTH_SETTINGS: AuthSettings = {
@@ -43,6 +48,7 @@ export const AUTH_SETTINGS: AuthSettings = {
   refreshesPerWindow: 150,
   verificationsPerWindow: 30,
   refreshReuseSeconds: 10,
+  sessionTimeboxSeconds: 30 * 24 * 3600,
 }
 
 const RATE_WINDOW_MS = 5 * 60_000
@@ -230,7 +236,13 @@ export function createAuthApi(options: {
       // GoTrue parses a token before looking it up, and answers this for one it cannot parse.
       if (!isRefreshTokenShaped(refreshToken))
         authFail(400, 'validation_failed', 'Refresh token is not valid')
-      const rotated = await store.rotate(refreshToken, settings.refreshReuseSeconds)
+      const rotated = await store.rotate(
+        refreshToken,
+        settings.refreshReuseSeconds,
+        settings.sessionTimeboxSeconds,
+      )
+      if (rotated.outcome === 'expired')
+        authFail(400, 'session_expired', 'Invalid Refresh Token: Session Expired')
       if (rotated.outcome === 'not_found')
         authFail(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found')
       if (rotated.outcome === 'reused')
@@ -252,6 +264,37 @@ export function createAuthApi(options: {
   app.get('/user', async (c) => {
     const { user } = await caller(c)
     return c.json(userJson(user, await store.factors(user.id)))
+  })
+
+  // A password change (auth.updateUser({ password })), as GoTrue makes it: at aal2 once the
+  // account has a verified factor, within the password rules, never the same password, and the
+  // account's other sessions ended (GoTrue's UpdatePassword logs out all but this one).
+  app.put('/user', async (c) => {
+    const { user, session } = await caller(c)
+    const body = await readBody(c)
+    if (body.password === undefined) return c.json(userJson(user, await store.factors(user.id)))
+    const password = text(body.password)
+    const factors = await store.factors(user.id)
+    if (factors.some((factor) => factor.status === 'verified') && session.aal !== 'aal2')
+      authFail(
+        401,
+        'insufficient_aal',
+        'AAL2 session is required to update email or password when MFA is enabled.',
+      )
+    if (tooLong(password))
+      authFail(400, 'validation_failed', 'Password cannot be longer than 72 characters')
+    if (password.length < settings.minimumPasswordLength)
+      authFail(
+        422,
+        'weak_password',
+        `Password should be at least ${settings.minimumPasswordLength} characters.`,
+        { weak_password: { reasons: ['length'] } },
+      )
+    if (user.encrypted_password && (await bcrypt.compare(password, user.encrypted_password)))
+      authFail(422, 'same_password', 'New password should be different from the old password.')
+    await store.setPassword(user.id, await bcrypt.hash(password, BCRYPT_COST), session.id)
+    const updated = (await store.userById(user.id)) as UserRecord
+    return c.json(userJson(updated, await store.factors(user.id)))
   })
 
   app.post('/logout', async (c) => {
@@ -366,6 +409,33 @@ export function createAuthApi(options: {
     const { users, total } = await store.listUsers(page, perPage)
     c.header('x-total-count', String(total))
     return c.json({ users: users.map((user) => userJson(user, [])), aud: 'authenticated' })
+  })
+
+  // A lost authenticator (`npm run staff -- reset-mfa`): the admin lists a user's factors and
+  // deletes them. Deleting a verified one ends all the user's sessions, as GoTrue documents.
+  app.get('/admin/users/:id/factors', async (c) => {
+    const id = c.req.param('id')
+    if (!UUID.test(id) || !(await store.userById(id)))
+      authFail(404, 'user_not_found', 'User not found')
+    const factors = (await store.factors(id)).map((factor) => ({
+      id: factor.id,
+      friendly_name: factor.friendly_name ?? undefined,
+      factor_type: factor.factor_type,
+      status: factor.status,
+      created_at: factor.created_at,
+      updated_at: factor.updated_at,
+    }))
+    return c.json(factors)
+  })
+
+  app.delete('/admin/users/:id/factors/:factorId', async (c) => {
+    const id = c.req.param('id')
+    if (!UUID.test(id) || !(await store.userById(id)))
+      authFail(404, 'user_not_found', 'User not found')
+    const factor = await ownFactor(id, c.req.param('factorId'))
+    await store.removeFactor(factor.id)
+    if (factor.status === 'verified') await store.endAllSessions(id)
+    return c.json({ id: factor.id })
   })
 
   app.delete('/admin/users/:id', async (c) => {

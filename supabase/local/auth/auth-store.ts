@@ -155,18 +155,24 @@ export function createAuthStore(db: Database) {
      * again within `reuseSeconds` of its rotation answers with its live child (two tabs refreshing
      * at once); later, it is taken as stolen and the whole session is ended.
      */
-    async rotate(token: string, reuseSeconds: number) {
+    async rotate(token: string, reuseSeconds: number, timeboxSeconds: number) {
       return db.transaction(async (tx) => {
         const [found] = await tx.query<{
           session_id: string
           revoked: boolean
           recent: boolean
+          expired: boolean
         }>(
-          `select session_id::text, revoked, updated_at > now() - make_interval(secs => $2) as recent
-             from auth.refresh_tokens where token = $1 for update`,
-          [token, reuseSeconds],
+          `select t.session_id::text, t.revoked,
+                  t.updated_at > now() - make_interval(secs => $2) as recent,
+                  s.created_at < now() - make_interval(secs => $3) as expired
+             from auth.refresh_tokens as t join auth.sessions as s on s.id = t.session_id
+            where t.token = $1 for update of t`,
+          [token, reuseSeconds, timeboxSeconds],
         )
         if (!found) return { outcome: 'not_found' as const }
+        // GoTrue's timebox: the session is past its lifetime, whatever the token.
+        if (found.expired) return { outcome: 'expired' as const }
         const current = await session(tx, found.session_id)
         if (!current) return { outcome: 'not_found' as const }
         if (found.revoked) {
@@ -201,6 +207,25 @@ export function createAuthStore(db: Database) {
         `delete from auth.sessions where user_id = $1 and $2::uuid is not null and ${which}`,
         [userId, sessionId],
       )
+    },
+
+    /** Every session of the user ends (their refresh tokens go with them). */
+    async endAllSessions(userId: string) {
+      await db.query('delete from auth.sessions where user_id = $1::uuid', [userId])
+    },
+
+    /** A new password; the user's other sessions end, this one stays. */
+    async setPassword(userId: string, passwordHash: string, keptSessionId: string) {
+      await db.transaction(async (tx) => {
+        await tx.query(
+          'update auth.users set encrypted_password = $2, updated_at = now() where id = $1::uuid',
+          [userId, passwordHash],
+        )
+        await tx.query('delete from auth.sessions where user_id = $1::uuid and id <> $2::uuid', [
+          userId,
+          keptSessionId,
+        ])
+      })
     },
 
     async addFactor(userId: string, friendlyName: string | null, secret: string) {

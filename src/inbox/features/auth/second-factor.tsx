@@ -3,8 +3,9 @@ import { copy } from '../../content/copy'
 import { Field } from '../../components/field'
 import { supabase } from '../../lib/supabase-client'
 import { ScreenHeading } from '../../components/screen-heading'
+import { keyGroups } from './password-rules'
 
-type Enrolment = { factorId: string; qrCode: string; secret: string }
+type Enrolment = { factorId: string; qrCode: string; secret: string; uri: string }
 
 const AUTH_JS_SVG_PREFIX = 'data:image/svg+xml;utf-8,'
 
@@ -20,14 +21,25 @@ export function qrCodeImage(qrCode: string): string {
 }
 
 /**
- * The second factor: enrol TOTP the first time (QR code as Auth draws it, and the setup key as
- * text), otherwise the code of the verified factor. Ends with an aal2 session.
+ * The second factor: enrol TOTP the first time (QR code as Auth draws it; on a phone, the
+ * otpauth:// link that opens the authenticator app, and the setup key in groups of four with
+ * "Copy"), otherwise the code of the verified factor. Ends with an aal2 session.
  */
 export function SecondFactor({ onVerified }: { onVerified: () => void }) {
   const [factorId, setFactorId] = useState<string | null>(null)
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const [copied, setCopied] = useState<string | null>(null)
+
+  async function copyKey(secret: string) {
+    try {
+      await navigator.clipboard.writeText(secret)
+      setCopied(copy.code.copied)
+    } catch {
+      setCopied(copy.code.copyFailed)
+    }
+  }
 
   useEffect(() => {
     let cancelled = false
@@ -47,6 +59,7 @@ export function SecondFactor({ onVerified }: { onVerified: () => void }) {
         factorId: enrolled.data.id,
         qrCode: enrolled.data.totp.qr_code,
         secret: enrolled.data.totp.secret,
+        uri: enrolled.data.totp.uri,
       })
     })()
     return () => {
@@ -82,8 +95,24 @@ export function SecondFactor({ onVerified }: { onVerified: () => void }) {
             width={200}
             height={200}
           />
+          {/* On a phone the QR code is on the screen that should scan it: the app opens from
+              the otpauth:// link instead, or takes the key pasted. */}
+          <a className="button" href={enrolment.uri}>
+            {copy.code.openApp}
+          </a>
           <p>
-            {copy.code.setupKey}: <code className="setup-key">{enrolment.secret}</code>
+            {copy.code.setupKey}:{' '}
+            <code className="setup-key">
+              {keyGroups(enrolment.secret).map((group, index) => (
+                <span key={index}>{group}</span>
+              ))}
+            </code>
+          </p>
+          <p className="actions">
+            <button type="button" onClick={() => void copyKey(enrolment.secret)}>
+              {copy.code.copyKey}
+            </button>
+            <span role="status">{copied}</span>
           </p>
         </>
       )}

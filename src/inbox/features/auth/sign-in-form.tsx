@@ -1,19 +1,36 @@
-import { useState, type FormEvent } from 'react'
+import { useEffect, useState, type FormEvent } from 'react'
 import { copy } from '../../content/copy'
 import { Field } from '../../components/field'
-import { supabase } from '../../lib/supabase-client'
+import { inboxEnv } from '../../lib/inbox-env'
+import { sessionStore, supabase } from '../../lib/supabase-client'
 import { ScreenHeading } from '../../components/screen-heading'
+import { isInAppBrowser } from './trusted-session'
 
-/** Email and password; the next step (second factor) is the app's to decide. */
-export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
+/** Whether this page runs as the installed inbox (its own storage is the browser's). */
+function standalone(): boolean {
+  const iosStandalone = (navigator as Navigator & { standalone?: boolean }).standalone === true
+  return iosStandalone || window.matchMedia('(display-mode: standalone)').matches
+}
+
+/**
+ * Email and password, and whether this device keeps the session ("Keep me signed in on this
+ * device", off unless ticked); the next step (second factor) is the app's to decide. `notice`
+ * says why a session ended, when one did.
+ */
+export function SignInForm({ onSignedIn, notice }: { onSignedIn: () => void; notice?: string }) {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  // Read after hydration: the first screen is prerendered at build time, where there is no browser.
+  const [inAppBrowser, setInAppBrowser] = useState(false)
+  useEffect(() => setInAppBrowser(isInAppBrowser(navigator.userAgent, standalone())), [])
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const form = new FormData(event.currentTarget)
     setBusy(true)
     setError(null)
+    // Where the session this sign-in starts is kept: this tab, or this device.
+    sessionStore.choose(form.get('keep') === 'on' ? 'device' : 'tab')
     const { error: failure } = await supabase.auth.signInWithPassword({
       email: String(form.get('email') ?? ''),
       password: String(form.get('password') ?? ''),
@@ -31,6 +48,8 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
       aria-labelledby="sign-in-heading"
     >
       <ScreenHeading id="sign-in-heading">{copy.signIn.heading}</ScreenHeading>
+      {inAppBrowser && <p className="notice">{copy.signIn.inAppBrowser}</p>}
+      {notice && <p className="notice">{notice}</p>}
       <Field label={copy.signIn.email} name="email" type="email" autoComplete="username" required />
       <Field
         label={copy.signIn.password}
@@ -39,6 +58,13 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
         autoComplete="current-password"
         required
       />
+      <label className="check">
+        <input name="keep" type="checkbox" aria-describedby="keep-hint" />
+        {copy.signIn.keepSignedIn}
+      </label>
+      <p id="keep-hint" className="hint">
+        {copy.signIn.keepSignedInHint(inboxEnv.trustedSessionDays)}
+      </p>
       {error && <p role="alert">{error}</p>}
       <button type="submit" disabled={busy}>
         {copy.signIn.submit}
