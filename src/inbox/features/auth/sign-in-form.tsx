@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react'
+import { useState, useSyncExternalStore, type FormEvent } from 'react'
 import { copy } from '../../content/copy'
 import { Field } from '../../components/field'
 import { inboxEnv } from '../../lib/inbox-env'
@@ -12,6 +12,9 @@ function standalone(): boolean {
   return iosStandalone || window.matchMedia('(display-mode: standalone)').matches
 }
 
+/** The browser's user agent and display mode do not change while the page lives. */
+const unchanging = () => () => {}
+
 /**
  * Email and password, and whether this device keeps the session ("Keep me signed in on this
  * device", off unless ticked); the next step (second factor) is the app's to decide. `notice`
@@ -20,9 +23,13 @@ function standalone(): boolean {
 export function SignInForm({ onSignedIn, notice }: { onSignedIn: () => void; notice?: string }) {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  // Read after hydration: the first screen is prerendered at build time, where there is no browser.
-  const [inAppBrowser, setInAppBrowser] = useState(false)
-  useEffect(() => setInAppBrowser(isInAppBrowser(navigator.userAgent, standalone())), [])
+  // The prerendered first screen (built where there is no browser) says nothing; hydration then
+  // reads the browser, and the sentence appears where it applies.
+  const inAppBrowser = useSyncExternalStore(
+    unchanging,
+    () => isInAppBrowser(navigator.userAgent, standalone()),
+    () => false,
+  )
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
