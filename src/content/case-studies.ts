@@ -132,11 +132,20 @@ export const caseStudies = [
   },
 ] as const satisfies readonly CaseStudy[]
 
+/**
+ * Each card's link to the contact form, which then chooses the project type and names the case
+ * (`/contact?about=<id>`, contact-context.ts).
+ */
+export const caseStudyCardAction = 'Ask about this case'
+
 export const caseStudiesCallToAction = {
   heading: 'Your project could be next. Quietly.',
   body: 'Tell us what you are building. Detailed, anonymized breakdowns are available to serious prospects on request.',
   actions: [
     { label: 'Discuss Your Project', target: { kind: 'page', to: '/contact' } },
-    { label: 'Request Case Study Details', target: { kind: 'page', to: '/contact' } },
+    {
+      label: 'Request Case Study Details',
+      target: { kind: 'page', to: '/contact?about=case-studies' },
+    },
   ],
 } as const satisfies CallToAction

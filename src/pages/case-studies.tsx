@@ -1,8 +1,14 @@
+import { Link } from 'react-router-dom'
 import { CallToActionSection } from '../components/call-to-action'
 import { CheckList } from '../components/feature-card'
 import { Icon } from '../components/icon'
 import { PageIntro } from '../components/page-intro'
-import { caseStudies, caseStudiesCallToAction, caseStudiesIntro } from '../content/case-studies'
+import {
+  caseStudies,
+  caseStudiesCallToAction,
+  caseStudiesIntro,
+  caseStudyCardAction,
+} from '../content/case-studies'
 import type { MetricTone } from '../content/types'
 
 const toneClasses: Record<MetricTone, string> = {
@@ -11,6 +17,10 @@ const toneClasses: Record<MetricTone, string> = {
   amber: 'text-amber',
   sky: 'text-sky',
 }
+
+/** The card's link to the form, which then knows the case (contact-context.ts). */
+const cardLinkClasses =
+  'mt-auto inline-flex min-h-12 items-center self-start pt-4 font-semibold text-mint underline underline-offset-4'
 
 export function CaseStudiesPage() {
   return (
@@ -43,6 +53,10 @@ export function CaseStudiesPage() {
                   ))}
                 </dl>
                 <CheckList items={study.highlights} label={`${study.category} highlights`} />
+                <Link to={`/contact?about=${study.id}`} className={cardLinkClasses}>
+                  {caseStudyCardAction}
+                  <span className="sr-only">: {study.title}</span>
+                </Link>
               </article>
             </li>
           ))}
