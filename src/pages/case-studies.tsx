@@ -55,7 +55,7 @@ export function CaseStudiesPage() {
                 <CheckList items={study.highlights} label={`${study.category} highlights`} />
                 <Link to={`/contact?about=${study.id}`} className={cardLinkClasses}>
                   {caseStudyCardAction}
-                  <span className="sr-only">: {study.title}</span>
+                  <span className="sr-only"> ({study.title})</span>
                 </Link>
               </article>
             </li>

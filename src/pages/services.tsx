@@ -29,7 +29,7 @@ export function ServicesPage() {
                   className="mt-auto inline-flex min-h-12 items-center self-start pt-4 font-semibold text-mint underline underline-offset-4"
                 >
                   {serviceCardAction}
-                  <span className="sr-only">: {service.title}</span>
+                  <span className="sr-only"> ({service.title})</span>
                 </Link>
               </FeatureCard>
             </li>

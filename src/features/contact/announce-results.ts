@@ -26,7 +26,12 @@ export function announceSubmit(result: SubmitResult, near: HTMLElement | null): 
       })
     case 'queued':
       return void showToast({
-        ...submitToasts.queued,
+        title: submitToasts.queued.title,
+        // Chromium's Background Sync sends it even once the tab is closed; elsewhere it waits.
+        description:
+          'SyncManager' in window
+            ? submitToasts.queued.description
+            : submitToasts.queued.descriptionNextVisit,
         variant: 'default',
         about: result.inquiry.id,
         ...aboutSend,

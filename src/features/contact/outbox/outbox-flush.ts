@@ -96,8 +96,11 @@ export type FlushDeps = {
 export type RefusedRecord = { record: OutboxRecord; message: string; detail: string }
 
 export type FlushResult = {
-  /** Received by the backend in this round, and already removed. */
-  delivered: OutboxRecord[]
+  /**
+   * Received by the backend in this round, and already removed (or, told at a page's start,
+   * delivered by the service worker's Background Sync while no page was open: id and time only).
+   */
+  delivered: Array<Pick<OutboxRecord, 'id' | 'queued_at'>>
   /** Marked `needs-attention` in this round. */
   refused: RefusedRecord[]
   /** What the outbox holds after the round, so nobody counts again. */
@@ -128,7 +131,7 @@ async function flushRound({
   now,
   ignoreSchedule = false,
 }: FlushDeps): Promise<FlushResult> {
-  const delivered: OutboxRecord[] = []
+  const delivered: FlushResult['delivered'] = []
   const refused: RefusedRecord[] = []
   const startedAt = now()
   let stoppedUntil: number | null = null
