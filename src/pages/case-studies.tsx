@@ -18,10 +18,6 @@ const toneClasses: Record<MetricTone, string> = {
   sky: 'text-sky',
 }
 
-/** The card's link to the form, which then knows the case (contact-context.ts). */
-const cardLinkClasses =
-  'mt-auto inline-flex min-h-12 items-center self-start pt-4 font-semibold text-mint underline underline-offset-4'
-
 export function CaseStudiesPage() {
   return (
     <>
@@ -53,7 +49,10 @@ export function CaseStudiesPage() {
                   ))}
                 </dl>
                 <CheckList items={study.highlights} label={`${study.category} highlights`} />
-                <Link to={`/contact?about=${study.id}`} className={cardLinkClasses}>
+                <Link
+                  to={`/contact?about=${study.id}`}
+                  className="mt-auto inline-flex min-h-12 items-center self-start pt-4 font-semibold text-mint underline underline-offset-4"
+                >
                   {caseStudyCardAction}
                   <span className="sr-only"> ({study.title})</span>
                 </Link>

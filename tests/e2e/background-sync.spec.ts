@@ -3,13 +3,7 @@ import { submitToasts } from '../../src/features/contact/contact-copy'
 import { outboxCopy } from '../../src/features/contact/outbox/outbox-copy'
 import { OUTBOX_SYNC_TAG } from '../../src/features/contact/outbox/outbox-store'
 import { submissionsWithId } from '../support/backend-db'
-import {
-  contactForm,
-  fillAndSend,
-  openContactPage,
-  startOnForm,
-  toast,
-} from '../support/contact-form'
+import { fillAndSend, openContactPage, startOnForm, toast } from '../support/contact-form'
 import { goOffline, goOnline, outboxRecords, waitForOfflineReady } from '../support/offline'
 import { expect, test } from '../support/strict-page'
 

@@ -133,13 +133,6 @@ export function createOutbox(effects: OutboxEffects) {
     }
     publish(result.counts)
     schedule(result.nextAttemptAt)
-    // Still waiting: should this tab close, the service worker sends it once the connection is back.
-    if (result.counts.pending > 0) requestSync()
-  }
-
-  /** Background Sync where the browser has it (the store's module: loaded by then, no new chunk). */
-  function requestSync(): void {
-    void import('./outbox-store').then(({ requestBackgroundSync }) => requestBackgroundSync())
   }
 
   /** On start and when the page becomes visible: show what waits, and send it. */
@@ -148,25 +141,19 @@ export function createOutbox(effects: OutboxEffects) {
     // Never queued anything: create nothing. Where the browser cannot list its databases (Firefox
     // before 126), open it anyway: a message may wait there.
     if (names && !names.has(OUTBOX_DB_NAME)) return
-    // What the service worker sent while no page was open: "Message Sent Securely", once.
-    const { takeDeliveryNotes } = await import('./outbox-store')
-    const sent = await takeDeliveryNotes(names)
-    const counts = await withStore((opened) => opened.counts())
+    // And what the service worker sent while no page was open: "Message Sent Securely", once.
+    const [counts, sent] = await withStore((opened) =>
+      Promise.all([opened.counts(), opened.takeSent(names)]),
+    )
     update({ counts })
-    if (sent.length > 0) {
-      void effects
-        .preload()
-        .then(() =>
-          effects.announce({
-            delivered: sent,
-            refused: [],
-            counts,
-            nextAttemptAt: null,
-            skipped: false,
-          }),
-        )
-        .catch(() => undefined)
-    }
+    if (sent[0])
+      effects.announce({
+        delivered: sent,
+        refused: [],
+        counts,
+        nextAttemptAt: null,
+        skipped: false,
+      })
     if (counts.pending > 0) await flush()
   }
 
@@ -236,7 +223,6 @@ export function createOutbox(effects: OutboxEffects) {
       })
       if (counts === null) return
       publish(counts)
-      requestSync()
       void flush()
     },
     async list(): Promise<OutboxRecord[]> {

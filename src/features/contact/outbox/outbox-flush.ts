@@ -5,7 +5,13 @@ import type { SendOutcome } from '../send-to-supabase'
 import { threadFailureMessages, type ThreadFailureReason } from '../send-to-supabase'
 import type { WithLock } from './outbox-lock'
 import { retryDelay, type OutboxCounts } from './outbox-definitions'
-import { itemOf, type OutboxItem, type OutboxRecord, type OutboxStore } from './outbox-store'
+import {
+  itemOf,
+  requestBackgroundSync,
+  type OutboxItem,
+  type OutboxRecord,
+  type OutboxStore,
+} from './outbox-store'
 
 /** Why a queued item was not delivered: an inquiry's reasons, and a conversation's. */
 export type OutboxFailureReason = keyof typeof failureMessages | ThreadFailureReason
@@ -181,6 +187,9 @@ async function flushRound({
   // the lock) must be counted and scheduled too.
   const remaining = await store.list()
   const pending = remaining.filter((record) => record.state === 'pending')
+  // Still waiting: should the page close, the service worker sends it once the connection is back
+  // (Background Sync; nothing where the browser lacks it, or in the worker itself).
+  if (pending.length > 0) void requestBackgroundSync()
   return {
     delivered,
     refused,

@@ -102,6 +102,8 @@ export type OutboxStore = {
   /** Updates a record's bookkeeping; false, writing nothing, if it was removed meanwhile. */
   mark(id: string, changes: Partial<Bookkeeping>): Promise<boolean>
   counts(): Promise<OutboxCounts>
+  /** What the service worker delivered with no page open (takeDeliveryNotes). */
+  takeSent(names: ReadonlySet<string> | null): Promise<DeliveryNote[]>
   close(): void
 }
 
@@ -124,6 +126,8 @@ export async function openOutboxStore(factory: IDBFactory = indexedDB): Promise<
   return {
     async enqueue(item, now) {
       await db.put(OUTBOX_STORE, recordFor(item, now))
+      // Should this tab close first, the service worker sends it once the connection is back.
+      void requestBackgroundSync()
     },
     async list() {
       const records = await db.getAll(OUTBOX_STORE)
@@ -148,6 +152,7 @@ export async function openOutboxStore(factory: IDBFactory = indexedDB): Promise<
       ])
       return { pending, needsAttention }
     },
+    takeSent: (names) => takeDeliveryNotes(names, factory),
     close() {
       db.close()
     },
@@ -163,6 +168,9 @@ export const OUTBOX_SYNC_TAG = 'contact-outbox'
 
 /** Asks the browser to wake the service worker once the connection is back; false where it cannot. */
 export async function requestBackgroundSync(): Promise<boolean> {
+  // Pages only: the worker's own round leaves its retry to the browser (a failed sync), and
+  // registering again from there would fire at once, again and again, while the server is down.
+  if (typeof window === 'undefined') return false
   try {
     const registration = await navigator.serviceWorker?.getRegistration()
     const sync = (registration as { sync?: { register(tag: string): Promise<void> } } | undefined)
