@@ -51,10 +51,9 @@ export function CaseStudiesPage() {
                 <CheckList items={study.highlights} label={`${study.category} highlights`} />
                 <Link
                   to={`/contact?about=${study.id}`}
-                  className="mt-auto inline-flex min-h-12 items-center self-start pt-4 font-semibold text-mint underline underline-offset-4"
+                  className="mt-auto self-start pt-4 font-semibold text-mint underline"
                 >
                   {caseStudyCardAction}
-                  <span className="sr-only"> ({study.title})</span>
                 </Link>
               </article>
             </li>

@@ -26,10 +26,9 @@ export function ServicesPage() {
                 <CheckList items={service.features} label={`${service.title} features`} />
                 <Link
                   to={`/contact?about=${service.id}`}
-                  className="mt-auto inline-flex min-h-12 items-center self-start pt-4 font-semibold text-mint underline underline-offset-4"
+                  className="mt-auto self-start pt-4 font-semibold text-mint underline"
                 >
                   {serviceCardAction}
-                  <span className="sr-only"> ({service.title})</span>
                 </Link>
               </FeatureCard>
             </li>

@@ -22,7 +22,8 @@ test("a case study's link opens the form with its project type and its name in t
 }) => {
   const study = caseStudies[2]
   await page.goto('/case-studies')
-  await page.getByRole('link', { name: `${caseStudyCardAction} (${study.title})` }).click()
+  // The link in that case's card (its list item carries the case's id).
+  await page.locator(`#${study.id}`).getByRole('link', { name: caseStudyCardAction }).click()
   await expect(page).toHaveURL(/\/contact\?about=igaming-ghost-funnel$/)
   const form = contactForm(page)
   await expect(form.project_type).toHaveValue('anonymous-marketing-campaign')
@@ -39,7 +40,7 @@ test("a service's link, opened in a new visit, prefills the type after a clean h
 }) => {
   const service = services[2]
   await page.goto('/services')
-  const link = page.getByRole('link', { name: `${serviceCardAction} (${service.title})` })
+  const link = page.locator(`#${service.id}`).getByRole('link', { name: serviceCardAction })
   await expect(link).toHaveAttribute('href', '/contact?about=ai-automation')
   // A full load of the prerendered page (not the router's navigation): hydration, then the param.
   await page.goto('/contact?about=ai-automation')

@@ -141,19 +141,11 @@ export function createOutbox(effects: OutboxEffects) {
     // Never queued anything: create nothing. Where the browser cannot list its databases (Firefox
     // before 126), open it anyway: a message may wait there.
     if (names && !names.has(OUTBOX_DB_NAME)) return
-    // And what the service worker sent while no page was open: "Message Sent Securely", once.
-    const [counts, sent] = await withStore((opened) =>
-      Promise.all([opened.counts(), opened.takeSent(names)]),
-    )
+    const counts = await withStore((opened) => opened.counts())
     update({ counts })
-    if (sent[0])
-      effects.announce({
-        delivered: sent,
-        refused: [],
-        counts,
-        nextAttemptAt: null,
-        skipped: false,
-      })
+    // What the service worker sent while no page was open: "Message Sent Securely", once.
+    const sent = await withStore((opened) => opened.takeSent(names))
+    if (sent) effects.announce(sent)
     if (counts.pending > 0) await flush()
   }
 

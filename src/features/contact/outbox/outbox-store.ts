@@ -1,6 +1,7 @@
 import type { DBSchema, IDBPDatabase } from 'idb'
 import type { SealedRow } from '../../../shared/database-types'
 import { OUTBOX_DB_NAME, type OutboxCounts } from './outbox-definitions'
+import type { FlushResult } from './outbox-flush'
 
 /**
  * The outbox's IndexedDB store, on idb alone. It holds no zod, and it (with idb) loads only when a
@@ -102,8 +103,11 @@ export type OutboxStore = {
   /** Updates a record's bookkeeping; false, writing nothing, if it was removed meanwhile. */
   mark(id: string, changes: Partial<Bookkeeping>): Promise<boolean>
   counts(): Promise<OutboxCounts>
-  /** What the service worker delivered with no page open (takeDeliveryNotes). */
-  takeSent(names: ReadonlySet<string> | null): Promise<DeliveryNote[]>
+  /**
+   * What the service worker delivered with no page open (takeDeliveryNotes), as a round's result
+   * to announce; null if nothing.
+   */
+  takeSent(names: ReadonlySet<string> | null): Promise<FlushResult | null>
   close(): void
 }
 
@@ -123,7 +127,7 @@ export async function openOutboxStore(factory: IDBFactory = indexedDB): Promise<
   // use fails, and the page reopens (outbox-engine.ts).
   db.addEventListener('versionchange', () => db.close())
 
-  return {
+  const store: OutboxStore = {
     async enqueue(item, now) {
       await db.put(OUTBOX_STORE, recordFor(item, now))
       // Should this tab close first, the service worker sends it once the connection is back.
@@ -152,11 +156,17 @@ export async function openOutboxStore(factory: IDBFactory = indexedDB): Promise<
       ])
       return { pending, needsAttention }
     },
-    takeSent: (names) => takeDeliveryNotes(names, factory),
+    async takeSent(names) {
+      const delivered = await takeDeliveryNotes(names, factory)
+      if (delivered.length === 0) return null
+      const counts = await store.counts()
+      return { delivered, refused: [], counts, nextAttemptAt: null, skipped: false }
+    },
     close() {
       db.close()
     },
   }
+  return store
 }
 
 /**
