@@ -143,9 +143,6 @@ export const caseStudiesCallToAction = {
   body: 'Tell us what you are building. Detailed, anonymized breakdowns are available to serious prospects on request.',
   actions: [
     { label: 'Discuss Your Project', target: { kind: 'page', to: '/contact' } },
-    {
-      label: 'Request Case Study Details',
-      target: { kind: 'page', to: '/contact?about=case-studies' },
-    },
+    { label: 'Request Case Study Details', target: { kind: 'page', to: '/contact' } },
   ],
 } as const satisfies CallToAction

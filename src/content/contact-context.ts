@@ -14,9 +14,6 @@ type ServiceId = (typeof services)[number]['id']
 
 export type ContactContext = { projectType?: ProjectType; name: string }
 
-/** The page-level calls to action: the visitor read a page, not one card. */
-export const PAGE_CONTEXT_IDS = { caseStudies: 'case-studies' } as const
-
 export const contactContexts = {
   'token-launch-presale': {
     projectType: 'crypto/web3-launch',
@@ -60,11 +57,7 @@ export const contactContexts = {
     projectType: 'email/sms-sequences',
     name: 'our Email & SMS Lead Sequences service',
   },
-  [PAGE_CONTEXT_IDS.caseStudies]: { name: 'our case studies' },
-} as const satisfies Record<
-  CaseStudyId | ServiceId | (typeof PAGE_CONTEXT_IDS)[keyof typeof PAGE_CONTEXT_IDS],
-  ContactContext
->
+} as const satisfies Record<CaseStudyId | ServiceId, ContactContext>
 
 export type ContactContextId = keyof typeof contactContexts
 

@@ -10,9 +10,7 @@ import * as home from './home'
 import * as servicesModule from './services'
 import type { Action } from './types'
 import { PROJECT_TYPE_VALUES } from '../shared/submission/fields'
-import { contactContextOf, contactContexts, PAGE_CONTEXT_IDS } from './contact-context'
-
-const contactAboutPage = `/contact?about=${PAGE_CONTEXT_IDS.caseStudies}` as const
+import { contactContextOf, contactContexts } from './contact-context'
 
 const { homeHero, arsenal, homeCallToAction, trustSignals } = home
 const { services, servicesCallToAction } = servicesModule
@@ -120,7 +118,7 @@ describe('case studies content', () => {
   it('call to action sends both buttons to the contact page', () => {
     expect(caseStudiesCallToAction.actions).toEqual([
       { label: 'Discuss Your Project', target: page('/contact') },
-      { label: 'Request Case Study Details', target: { kind: 'page', to: contactAboutPage } },
+      { label: 'Request Case Study Details', target: page('/contact') },
     ])
   })
 })
@@ -138,13 +136,12 @@ describe('the context a call to action carries to the form (issue 27)', () => {
         context && 'projectType' in context && context.projectType,
       )
     }
-    expect(Object.keys(contactContexts)).toHaveLength(cards.length + 1)
+    expect(Object.keys(contactContexts)).toHaveLength(cards.length)
   })
 
   it('leaves the form as it is for an unknown or absent id', () => {
-    for (const search of ['', '?about=', '?about=nothing', '?about=toString', '?other=x'])
+    for (const search of ['', '?about=', '?about=case-studies', '?about=toString', '?other=x'])
       expect(contactContextOf(search)).toBeNull()
-    expect(contactContextOf('?about=case-studies')).toEqual({ name: 'our case studies' })
   })
 })
 

@@ -33,12 +33,9 @@ export type Four<T> = readonly [T, T, T, T]
 /** Internal paths, derived from the route table: a typo in a link fails the typecheck. */
 export type InternalPath = RoutePath
 
-/** The contact form told what the visitor came from (see contact-context.ts). */
-export type ContactAbout = `/contact?about=${string}`
-
 /** Where a call-to-action goes: a page of the site or one of the agency's messaging channels. */
 export type LinkTarget =
-  | { kind: 'page'; to: InternalPath | ContactAbout }
+  | { kind: 'page'; to: InternalPath }
   | { kind: 'telegram' }
   | { kind: 'whatsapp' }
   | { kind: 'email' }

@@ -1,8 +1,4 @@
-import {
-  caseStudies,
-  caseStudiesCallToAction,
-  caseStudyCardAction,
-} from '../../src/content/case-studies'
+import { caseStudies, caseStudyCardAction } from '../../src/content/case-studies'
 import { briefPlaceholderAbout } from '../../src/content/contact-context'
 import { serviceCardAction, services } from '../../src/content/services'
 import { formCopy } from '../../src/features/contact/contact-copy'
@@ -11,8 +7,8 @@ import { expect, test } from '../support/strict-page'
 
 /**
  * Context carried from the calls to action (issue 27): a case study's or a service's link opens
- * /contact with the project type chosen and the brief's placeholder naming the card; the page's
- * "Request Case Study Details" names the case studies. Nothing is typed for the visitor. An unknown
+ * /contact with the project type chosen and the brief's placeholder naming the card. Nothing is
+ * typed for the visitor. An unknown
  * or absent `about` leaves the form as it is. The strict page fails on a hydration mismatch (a
  * console error), so the prerendered /contact opened with the parameter proves it hydrates clean.
  */
@@ -51,20 +47,6 @@ test("a service's link, opened in a new visit, prefills the type after a clean h
     'placeholder',
     briefPlaceholderAbout(`our ${service.title} service`),
   )
-})
-
-test('"Request Case Study Details" names the case studies and chooses no type', async ({
-  page,
-}) => {
-  await page.goto('/case-studies')
-  const label = caseStudiesCallToAction.actions[1].label
-  await page.getByRole('link', { name: label, exact: true }).click()
-  const form = contactForm(page)
-  await expect(form.message).toHaveAttribute(
-    'placeholder',
-    briefPlaceholderAbout('our case studies'),
-  )
-  await expect(form.project_type).toHaveValue('')
 })
 
 test('an unknown or absent `about` leaves the form as it is', async ({ page }) => {
