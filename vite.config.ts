@@ -8,6 +8,7 @@ import { prerenderPlugin, PRERENDER_BUNDLE_DIR } from './src/build/prerender-plu
 import { previewPlugin } from './src/build/preview-plugin.ts'
 import { pwaOptions } from './src/build/pwa-options.ts'
 import { resolveSubmissionKeys } from './src/build/submission-keys.ts'
+import { bundleSyncWorker, syncWorkerPlugin } from './src/build/sync-worker-plugin.ts'
 import { parseSiteEnv, type SiteEnv } from './src/lib/env.ts'
 import { localPort, withLocalSupabaseUrl } from './supabase/local/ports.ts'
 
@@ -43,6 +44,16 @@ export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
     // `vite preview` serves a finished build: no keys to resolve (and none to create).
     submissionKeys: isPreview ? null : await resolveSubmissionKeys(env, settings.supabaseUrl, mode),
   }
+  const define = {
+    // The footer's copyright year, fixed at build time so the prerendered HTML and hydration agree.
+    __BUILD_YEAR__: JSON.stringify(new Date().getUTCFullYear()),
+    // The configuration as checked here (src/lib/env.ts): the pages get values, not validators.
+    // The recipients and key_id in it were resolved above (possibly the development key).
+    __SITE_ENV__: JSON.stringify(siteEnv),
+  }
+  // The service worker's Background Sync handler (src/features/contact/README.md), for the
+  // client build only: the generated worker loads it with importScripts.
+  const syncWorker = isSsrBuild || isPreview ? null : await bundleSyncWorker(define)
   return {
     plugins: [
       react(),
@@ -50,15 +61,10 @@ export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
       prerenderPlugin(),
       hostFilesPlugin(siteEnv),
       previewPlugin(),
-      VitePWA(pwaOptions(siteEnv)),
+      syncWorker && syncWorkerPlugin(syncWorker),
+      VitePWA(pwaOptions(siteEnv, syncWorker ? [`/${syncWorker.fileName}`] : [])),
     ],
-    define: {
-      // The footer's copyright year, fixed at build time so the prerendered HTML and hydration agree.
-      __BUILD_YEAR__: JSON.stringify(new Date().getUTCFullYear()),
-      // The configuration as checked here (src/lib/env.ts): the pages get values, not validators.
-      // The recipients and key_id in it were resolved above (possibly the development key).
-      __SITE_ENV__: JSON.stringify(siteEnv),
-    },
+    define,
     build: isSsrBuild
       ? { outDir: PRERENDER_BUNDLE_DIR, emptyOutDir: true, copyPublicDir: false }
       : {

@@ -25,9 +25,10 @@ export const PWA_ASSETS = {
 
 /**
  * The PWA: a web app manifest, and a generated service worker that precaches every prerendered
- * page and the assets they need. See the README, "Decisions".
+ * page and the assets they need, and imports the outbox's Background Sync handler (`importScripts`,
+ * the bundled file's address). See the README, "Decisions".
  */
-export function pwaOptions(site: SiteEnv): Partial<VitePWAOptions> {
+export function pwaOptions(site: SiteEnv, importScripts: string[] = []): Partial<VitePWAOptions> {
   return {
     // Updates wait for the visitor's "Reload": an automatic switch could reload a page while its
     // form holds a half-typed brief.
@@ -52,6 +53,8 @@ export function pwaOptions(site: SiteEnv): Partial<VitePWAOptions> {
     workbox: {
       // Every page, script, style, font and icon: the whole site opens offline after one visit.
       globPatterns: ['**/*.{html,js,css,woff2,svg,png,ico}'],
+      // Not the Background Sync handler: the worker's importScripts fetches and keeps it already.
+      globIgnores: ['**/outbox-sync-*.js'],
       // `/services` is answered by the precached `services.html` (Workbox's cleanURLs); any address
       // that is not a page gets the 404 page, as the server would answer.
       navigateFallback: '/404.html',
@@ -67,6 +70,9 @@ export function pwaOptions(site: SiteEnv): Partial<VitePWAOptions> {
       dontCacheBustURLsMatching: /^assets\//,
       // No runtime caching at all: Supabase (another origin) always goes to the network.
       runtimeCaching: [],
+      // The outbox's Background Sync handler (sync-worker-plugin.ts): sends queued sealed messages
+      // on 'sync', with no tab open, where the browser has Background Sync (Chromium).
+      importScripts,
     },
   }
 }

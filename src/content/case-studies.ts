@@ -132,6 +132,12 @@ export const caseStudies = [
   },
 ] as const satisfies readonly CaseStudy[]
 
+/**
+ * Each card's link to the contact form, which then chooses the project type and names the case
+ * (`/contact?about=<id>`, contact-context.ts).
+ */
+export const caseStudyCardAction = 'Ask about this case'
+
 export const caseStudiesCallToAction = {
   heading: 'Your project could be next. Quietly.',
   body: 'Tell us what you are building. Detailed, anonymized breakdowns are available to serious prospects on request.',

@@ -9,6 +9,8 @@ import * as footer from './footer'
 import * as home from './home'
 import * as servicesModule from './services'
 import type { Action } from './types'
+import { PROJECT_TYPE_VALUES } from '../shared/submission/fields'
+import { contactContextOf, contactContexts } from './contact-context'
 
 const { homeHero, arsenal, homeCallToAction, trustSignals } = home
 const { services, servicesCallToAction } = servicesModule
@@ -118,6 +120,28 @@ describe('case studies content', () => {
       { label: 'Discuss Your Project', target: page('/contact') },
       { label: 'Request Case Study Details', target: page('/contact') },
     ])
+  })
+})
+
+describe('the context a call to action carries to the form (issue 27)', () => {
+  it('names every case study and service by its own title, with a project type of the spec', () => {
+    const cards = [
+      ...caseStudies.map((study) => ({ id: study.id, name: `the case study “${study.title}”` })),
+      ...services.map((service) => ({ id: service.id, name: `our ${service.title} service` })),
+    ]
+    for (const { id, name } of cards) {
+      const context = contactContextOf(`?about=${id}`)
+      expect(context?.name).toBe(name)
+      expect(PROJECT_TYPE_VALUES).toContain(
+        context && 'projectType' in context && context.projectType,
+      )
+    }
+    expect(Object.keys(contactContexts)).toHaveLength(cards.length)
+  })
+
+  it('leaves the form as it is for an unknown or absent id', () => {
+    for (const search of ['', '?about=', '?about=case-studies', '?about=toString', '?other=x'])
+      expect(contactContextOf(search)).toBeNull()
   })
 })
 

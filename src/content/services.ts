@@ -86,6 +86,12 @@ export const services = [
   },
 ] as const satisfies readonly Service[]
 
+/**
+ * Each card's link to the contact form, which then chooses the project type and names the
+ * service (`/contact?about=<id>`, contact-context.ts).
+ */
+export const serviceCardAction = 'Discuss this service'
+
 export const servicesCallToAction = {
   heading: 'Not sure where to start?',
   body: 'Describe your project and its constraints. We will recommend the smallest setup that moves your numbers.',

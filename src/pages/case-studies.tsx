@@ -1,8 +1,14 @@
+import { Link } from 'react-router-dom'
 import { CallToActionSection } from '../components/call-to-action'
 import { CheckList } from '../components/feature-card'
 import { Icon } from '../components/icon'
 import { PageIntro } from '../components/page-intro'
-import { caseStudies, caseStudiesCallToAction, caseStudiesIntro } from '../content/case-studies'
+import {
+  caseStudies,
+  caseStudiesCallToAction,
+  caseStudiesIntro,
+  caseStudyCardAction,
+} from '../content/case-studies'
 import type { MetricTone } from '../content/types'
 
 const toneClasses: Record<MetricTone, string> = {
@@ -43,6 +49,12 @@ export function CaseStudiesPage() {
                   ))}
                 </dl>
                 <CheckList items={study.highlights} label={`${study.category} highlights`} />
+                <Link
+                  to={`/contact?about=${study.id}`}
+                  className="mt-auto self-start pt-4 font-semibold text-mint underline"
+                >
+                  {caseStudyCardAction}
+                </Link>
               </article>
             </li>
           ))}

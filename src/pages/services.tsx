@@ -1,7 +1,13 @@
+import { Link } from 'react-router-dom'
 import { CallToActionSection } from '../components/call-to-action'
 import { CheckList, FeatureCard } from '../components/feature-card'
 import { PageIntro } from '../components/page-intro'
-import { services, servicesCallToAction, servicesIntro } from '../content/services'
+import {
+  serviceCardAction,
+  services,
+  servicesCallToAction,
+  servicesIntro,
+} from '../content/services'
 
 export function ServicesPage() {
   return (
@@ -18,6 +24,12 @@ export function ServicesPage() {
                 headingLevel="h2"
               >
                 <CheckList items={service.features} label={`${service.title} features`} />
+                <Link
+                  to={`/contact?about=${service.id}`}
+                  className="mt-auto self-start pt-4 font-semibold text-mint underline"
+                >
+                  {serviceCardAction}
+                </Link>
               </FeatureCard>
             </li>
           ))}

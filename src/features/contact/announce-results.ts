@@ -26,7 +26,13 @@ export function announceSubmit(result: SubmitResult, near: HTMLElement | null): 
       })
     case 'queued':
       return void showToast({
-        ...submitToasts.queued,
+        title: submitToasts.queued.title,
+        // Chromium's Background Sync sends it even once the tab is closed (a message without
+        // files: the worker does not upload); elsewhere it waits for the next visit.
+        description:
+          'SyncManager' in window && !result.withFiles
+            ? submitToasts.queued.description
+            : submitToasts.queued.descriptionNextVisit,
         variant: 'default',
         about: result.inquiry.id,
         ...aboutSend,

@@ -92,6 +92,9 @@ export const submitToasts = {
     title: 'Saved on this device',
     description:
       'Your message is encrypted and stored on this device. It will be sent automatically as soon as our server can be reached.',
+    /** Where the browser has no Background Sync (Firefox, Safari): nothing sends it with no tab open. */
+    descriptionNextVisit:
+      'Your message is encrypted and stored on this device. It goes when you next open this site online.',
   },
   /**
    * Sealing failed and the sealer gave no sentence of its own (its code could not even load).

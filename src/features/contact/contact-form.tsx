@@ -6,6 +6,7 @@ import { preloadToaster } from '../../components/toast/toast-host'
 import { dismissToast, showToast } from '../../components/toast/toast-store'
 import { announceSubmit } from './announce-results'
 import { siteEnv } from '../../lib/env'
+import { briefPlaceholderAbout, contactContextOf } from '../../content/contact-context'
 import { useHydrated } from '../../lib/use-hydrated'
 import { formCopy, submitToasts } from './contact-copy'
 import { LimitedField } from './limited-field'
@@ -101,6 +102,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
     handleSubmit,
     reset,
     setFocus,
+    setValue,
     formState: { errors, isSubmitting },
   } = useForm<SubmissionFieldsInput, unknown, SubmissionFields>({
     defaultValues: EMPTY_CONTACT_FORM,
@@ -125,6 +127,15 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   const draftFiles = useRef<SealedFile[]>([])
   const attachmentsInput = useRef<HTMLInputElement>(null)
   const [fileProgress, setFileProgress] = useState<string | null>(null)
+  // What a call to action said the visitor came from (`?about=<id>`): read only once hydrated, so
+  // the prerendered form and the first render agree. It chooses the project type and names the
+  // card in the brief's placeholder; nothing is typed for the visitor. Until a message is sent.
+  const [contextDone, setContextDone] = useState(false)
+  const context = hydrated && !contextDone ? contactContextOf(window.location.search) : null
+  const projectType = context?.projectType
+  useEffect(() => {
+    if (projectType) setValue('project_type', projectType)
+  }, [projectType, setValue])
 
   const onValid = async (fields: SubmissionFields) => {
     if (validationToast.current !== null) dismissToast(validationToast.current)
@@ -178,6 +189,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
     draftFiles.current = []
     setFiles([])
     reset(EMPTY_CONTACT_FORM)
+    setContextDone(true)
     setSent({ inquiry: result.inquiry, queued: result.kind === 'queued' })
   }
 
@@ -304,7 +316,9 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
                 {...register('message')}
                 required
                 rows={6}
-                placeholder={formCopy.message.placeholder}
+                placeholder={
+                  context ? briefPlaceholderAbout(context.name) : formCopy.message.placeholder
+                }
                 className={`${inputClasses} min-h-[150px] resize-y`}
               />
             )}

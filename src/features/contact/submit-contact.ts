@@ -56,7 +56,12 @@ export type SentInquiry = { id: string; receipt: Receipt; sentAt: number }
  */
 export type SubmitResult =
   | { kind: 'sent'; inquiry: SentInquiry }
-  | { kind: 'queued'; inquiry: SentInquiry }
+  | {
+      kind: 'queued'
+      inquiry: SentInquiry
+      /** Files wait for the next visit: the service worker sends rows, not uploads (sync-worker.ts). */
+      withFiles?: true
+    }
   | { kind: 'failed'; message: string; detail: unknown }
 
 export type SubmitDependencies = {
@@ -286,7 +291,9 @@ async function queue(
     : { kind: 'inquiry', row }
   try {
     if ((await limit.race(enqueue(item, stop.signal))) !== TIMED_OUT) {
-      return { kind: 'queued', inquiry }
+      return attachments.length
+        ? { kind: 'queued', inquiry, withFiles: true }
+        : { kind: 'queued', inquiry }
     }
     // The outbox's code did not load in time: keep the values rather than leave the visitor
     // waiting, and tell the outbox not to store the row after all.

@@ -38,8 +38,8 @@ export type OutboxEffects = {
 
 export type Outbox = ReturnType<typeof createOutbox>
 
-const CHANNEL_NAME = 'contact-outbox'
-const LOCK_NAME = 'contact-outbox-send'
+export const CHANNEL_NAME = 'contact-outbox'
+export const LOCK_NAME = 'contact-outbox-send'
 
 export function createOutbox(effects: OutboxEffects) {
   let snapshot = SERVER_SNAPSHOT
@@ -143,6 +143,9 @@ export function createOutbox(effects: OutboxEffects) {
     if (names && !names.has(OUTBOX_DB_NAME)) return
     const counts = await withStore((opened) => opened.counts())
     update({ counts })
+    // What the service worker sent while no page was open: "Message Sent Securely", once.
+    const sent = await withStore((opened) => opened.takeSent(names))
+    if (sent) effects.announce(sent)
     if (counts.pending > 0) await flush()
   }
 

@@ -6,7 +6,13 @@ import type { SendOutcome } from '../send-to-supabase'
 import { threadFailureMessages, type ThreadFailureReason } from '../send-to-supabase'
 import type { WithLock } from './outbox-lock'
 import { retryDelay, type OutboxCounts } from './outbox-definitions'
-import { itemOf, type OutboxItem, type OutboxRecord, type OutboxStore } from './outbox-store'
+import {
+  itemOf,
+  requestBackgroundSync,
+  type OutboxItem,
+  type OutboxRecord,
+  type OutboxStore,
+} from './outbox-store'
 
 /** Why a queued item was not delivered: an inquiry's reasons, and a conversation's. */
 export type OutboxFailureReason = keyof typeof failureMessages | ThreadFailureReason
@@ -107,13 +113,18 @@ export type FlushDeps = {
   withLock: WithLock
   /** Also send records still backing off: for `online`, as the old backoff says nothing now. */
   ignoreSchedule?: boolean
+  /** Which records this sender takes; the others stay as they are for another (the page). */
+  takes?: (record: OutboxRecord) => boolean
 }
 
 export type RefusedRecord = { record: OutboxRecord; message: string; detail: string }
 
 export type FlushResult = {
-  /** Received by the backend in this round, and already removed. */
-  delivered: OutboxRecord[]
+  /**
+   * Received by the backend in this round, and already removed (or, told at a page's start,
+   * delivered by the service worker's Background Sync while no page was open: id and time only).
+   */
+  delivered: Array<Pick<OutboxRecord, 'id' | 'queued_at'>>
   /** Marked `needs-attention` in this round. */
   refused: RefusedRecord[]
   /** What the outbox holds after the round, so nobody counts again. */
@@ -143,8 +154,9 @@ async function flushRound({
   send,
   now,
   ignoreSchedule = false,
+  takes = () => true,
 }: FlushDeps): Promise<FlushResult> {
-  const delivered: OutboxRecord[] = []
+  const delivered: FlushResult['delivered'] = []
   const refused: RefusedRecord[] = []
   const startedAt = now()
   let stoppedUntil: number | null = null
@@ -164,6 +176,7 @@ async function flushRound({
     }
     const record = valid.data
     if (!ignoreSchedule && record.next_attempt_at > startedAt) continue
+    if (!takes(record)) continue
 
     const outcome = await sendOnce(send, record)
     if (outcome.kind === 'delivered') {
@@ -194,6 +207,9 @@ async function flushRound({
   // the lock) must be counted and scheduled too.
   const remaining = await store.list()
   const pending = remaining.filter((record) => record.state === 'pending')
+  // Still waiting: should the page close, the service worker sends it once the connection is back
+  // (Background Sync; nothing where the browser lacks it, or in the worker itself).
+  if (pending.length > 0) void requestBackgroundSync()
   return {
     delivered,
     refused,

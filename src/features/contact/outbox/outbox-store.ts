@@ -1,6 +1,7 @@
 import type { DBSchema, IDBPDatabase } from 'idb'
 import type { SealedRow } from '../../../shared/database-types'
 import { OUTBOX_DB_NAME, type OutboxCounts } from './outbox-definitions'
+import type { FlushResult } from './outbox-flush'
 
 /**
  * The outbox's IndexedDB store, on idb alone. It holds no zod, and it (with idb) loads only when a
@@ -113,6 +114,11 @@ export type OutboxStore = {
   /** Updates a record's bookkeeping; false, writing nothing, if it was removed meanwhile. */
   mark(id: string, changes: Partial<Bookkeeping>): Promise<boolean>
   counts(): Promise<OutboxCounts>
+  /**
+   * What the service worker delivered with no page open (takeDeliveryNotes), as a round's result
+   * to announce; null if nothing.
+   */
+  takeSent(names: ReadonlySet<string> | null): Promise<FlushResult | null>
   close(): void
 }
 
@@ -132,9 +138,11 @@ export async function openOutboxStore(factory: IDBFactory = indexedDB): Promise<
   // use fails, and the page reopens (outbox-engine.ts).
   db.addEventListener('versionchange', () => db.close())
 
-  return {
+  const store: OutboxStore = {
     async enqueue(item, now) {
       await db.put(OUTBOX_STORE, recordFor(item, now))
+      // Should this tab close first, the service worker sends it once the connection is back.
+      void requestBackgroundSync()
     },
     async list() {
       const records = await db.getAll(OUTBOX_STORE)
@@ -159,8 +167,95 @@ export async function openOutboxStore(factory: IDBFactory = indexedDB): Promise<
       ])
       return { pending, needsAttention }
     },
+    async takeSent(names) {
+      const delivered = await takeDeliveryNotes(names, factory)
+      if (delivered.length === 0) return null
+      const counts = await store.counts()
+      return { delivered, refused: [], counts, nextAttemptAt: null, skipped: false }
+    },
     close() {
       db.close()
     },
+  }
+  return store
+}
+
+/**
+ * Background Sync (Chromium): the tag the page registers when a message waits, and on which the
+ * service worker sends the outbox (sync-worker.ts) with no tab open. Where the browser lacks it
+ * (Firefox, Safari), a message waits for the site's next visit online.
+ */
+export const OUTBOX_SYNC_TAG = 'contact-outbox'
+
+/** Asks the browser to wake the service worker once the connection is back; false where it cannot. */
+export async function requestBackgroundSync(): Promise<boolean> {
+  // Pages only: the worker's own round leaves its retry to the browser (a failed sync), and
+  // registering again from there would fire at once, again and again, while the server is down.
+  if (typeof window === 'undefined') return false
+  try {
+    const registration = await navigator.serviceWorker?.getRegistration()
+    const sync = (registration as { sync?: { register(tag: string): Promise<void> } } | undefined)
+      ?.sync
+    if (!registration?.active || !sync) return false
+    await sync.register(OUTBOX_SYNC_TAG)
+    return true
+  } catch {
+    // No permission (a browser setting), or a worker gone: the page's own triggers remain.
+    return false
+  }
+}
+
+/**
+ * What the service worker delivered with no page open, kept until a page says so: the id and the
+ * time it was queued (never the message). Its own small database, so the outbox's stays as it is.
+ */
+export const SYNC_NOTES_DB_NAME = 'contact-outbox-sent'
+const NOTES_STORE = 'delivered'
+export type DeliveryNote = { id: string; queued_at: string }
+
+async function openNotes(factory: IDBFactory) {
+  const { wrap } = await import('idb')
+  const request = factory.open(SYNC_NOTES_DB_NAME, 1)
+  request.addEventListener('upgradeneeded', () =>
+    request.result.createObjectStore(NOTES_STORE, { keyPath: 'id' }),
+  )
+  return (await wrap(request)) as IDBPDatabase
+}
+
+/** The worker: notes what it delivered. */
+export async function noteDeliveries(
+  records: readonly DeliveryNote[],
+  factory: IDBFactory = indexedDB,
+): Promise<void> {
+  const db = await openNotes(factory)
+  try {
+    const tx = db.transaction(NOTES_STORE, 'readwrite')
+    await Promise.all([
+      ...records.map(({ id, queued_at }) => tx.store.put({ id, queued_at } satisfies DeliveryNote)),
+      tx.done,
+    ])
+  } finally {
+    db.close()
+  }
+}
+
+/**
+ * The page: takes (reads and removes) what the worker delivered, to tell the visitor once. `names`
+ * (the origin's databases, null where unknown): none is created where the worker never noted one.
+ */
+export async function takeDeliveryNotes(
+  names: ReadonlySet<string> | null,
+  factory: IDBFactory = indexedDB,
+): Promise<DeliveryNote[]> {
+  if (names && !names.has(SYNC_NOTES_DB_NAME)) return []
+  const db = await openNotes(factory)
+  try {
+    const tx = db.transaction(NOTES_STORE, 'readwrite')
+    const notes = (await tx.store.getAll()) as DeliveryNote[]
+    await tx.store.clear()
+    await tx.done
+    return notes
+  } finally {
+    db.close()
   }
 }

@@ -1,0 +1,161 @@
+// The service worker's Background Sync round (sync-worker.ts): the same outbox, the same lock and
+// ids as the page, a plain fetch, and a note of what it delivered for the next page.
+import 'fake-indexeddb/auto'
+import { IDBFactory } from 'fake-indexeddb'
+import { afterEach, beforeEach, expect, test, vi } from 'vitest'
+import { ADA, BOB, DELIVERED, inquiryItem, T0 } from '../contact-test-fixtures'
+import { LOCK_NAME } from './outbox-engine'
+import { flushOutbox, type SendQueued } from './outbox-flush'
+import { outboxLock } from './outbox-lock'
+import { openOutboxStore, OUTBOX_SYNC_TAG, takeDeliveryNotes } from './outbox-store'
+
+type SyncListener = (event: { tag: string; waitUntil(promise: Promise<unknown>): void }) => void
+let syncListener: SyncListener | undefined
+let windows: Array<{ visibilityState: string }> = []
+const fetchMock = vi.fn<typeof fetch>()
+
+beforeEach(() => {
+  // Each test gets an empty origin: the outbox and the notes.
+  vi.stubGlobal('indexedDB', new IDBFactory())
+  vi.stubGlobal('fetch', fetchMock)
+  vi.stubGlobal('self', {
+    addEventListener: (type: string, listener: SyncListener) => {
+      if (type === 'sync') syncListener = listener
+    },
+    clients: { matchAll: async () => windows },
+  })
+  windows = []
+  fetchMock.mockReset()
+})
+afterEach(() => vi.unstubAllGlobals())
+
+const worker = () => import('./sync-worker')
+
+async function queue(...rows: (typeof ADA)[]) {
+  const store = await openOutboxStore()
+  for (const row of rows) await store.enqueue(inquiryItem(row), T0)
+  return store
+}
+
+/** Runs the worker's 'sync' listener as the browser does, and waits for what it gave waitUntil. */
+async function fireSync(tag = OUTBOX_SYNC_TAG): Promise<unknown> {
+  await worker()
+  let waited: Promise<unknown> = Promise.resolve('not waited')
+  syncListener?.({ tag, waitUntil: (promise) => (waited = promise) })
+  return waited
+}
+
+const created = () => new Response(null, { status: 201 })
+const duplicate = () =>
+  new Response(
+    JSON.stringify({
+      code: '23505',
+      message: 'duplicate key value violates unique constraint "contact_submissions_pkey"',
+    }),
+    { status: 409 },
+  )
+
+test('on its tag, sends each queued row once with the anon key, empties the outbox and notes it', async () => {
+  const store = await queue(ADA, BOB)
+  fetchMock.mockImplementation(async () => created())
+  await fireSync()
+
+  expect(fetchMock).toHaveBeenCalledTimes(2)
+  const [url, init] = fetchMock.mock.calls[0] ?? []
+  expect(String(url)).toMatch(/\/rest\/v1\/contact_submissions$/)
+  expect(init?.method).toBe('POST')
+  expect(init?.headers).toMatchObject({ Prefer: 'return=minimal' })
+  const bodies = fetchMock.mock.calls.map(([, sent]) => JSON.parse(String(sent?.body)) as unknown)
+  expect(bodies).toEqual([ADA, BOB].map(({ id, key_id, sealed }) => ({ id, key_id, sealed })))
+  expect(await store.list()).toEqual([])
+  // The next page says it went, once.
+  const notes = await takeDeliveryNotes(null)
+  expect(notes.map((note) => note.id).sort()).toEqual([ADA.id, BOB.id].sort())
+  expect(Object.keys(notes[0] ?? {}).sort()).toEqual(['id', 'queued_at'])
+  expect(await takeDeliveryNotes(null)).toEqual([])
+  store.close()
+})
+
+test('a row the database already holds (409 on its id) counts as delivered: the same id, never a copy', async () => {
+  const store = await queue(ADA)
+  fetchMock.mockImplementation(async () => duplicate())
+  await fireSync()
+  expect(await store.list()).toEqual([])
+  expect((await takeDeliveryNotes(null)).map((note) => note.id)).toEqual([ADA.id])
+  store.close()
+})
+
+test('no answer: the row stays, and the sync fails so that the browser tries again later', async () => {
+  const store = await queue(ADA)
+  fetchMock.mockRejectedValue(new TypeError('Failed to fetch'))
+  await expect(fireSync()).rejects.toThrow(/still waiting/)
+  expect((await store.list()).map((record) => [record.id, record.attempts])).toEqual([[ADA.id, 1]])
+  expect(await takeDeliveryNotes(null)).toEqual([])
+  store.close()
+})
+
+test('another tag, or a page of the site on screen: the worker sends nothing', async () => {
+  const store = await queue(ADA)
+  expect(await fireSync('something-else')).toBe('not waited')
+  windows = [{ visibilityState: 'visible' }]
+  expect(await fireSync()).toBeNull()
+  expect(fetchMock).not.toHaveBeenCalled()
+  // A hidden tab (frozen on a phone) does not send: the worker does.
+  windows = [{ visibilityState: 'hidden' }]
+  fetchMock.mockImplementation(async () => created())
+  await fireSync()
+  expect(fetchMock).toHaveBeenCalledTimes(1)
+  store.close()
+})
+
+test('page and worker racing: one sender at a time, each row sent once', async () => {
+  const store = await queue(ADA, BOB)
+  // The page's round holds the lock while its first insert is on the wire.
+  let answerPage = () => {}
+  const pageSend = vi.fn<SendQueued>(
+    () => new Promise((resolve) => (answerPage = () => resolve(DELIVERED))),
+  )
+  const pageRound = flushOutbox({
+    store,
+    send: pageSend,
+    now: () => T0,
+    withLock: outboxLock(LOCK_NAME),
+    ignoreSchedule: true,
+  })
+  await vi.waitFor(() => expect(pageSend).toHaveBeenCalledTimes(1))
+
+  // The connection is back and the browser fires 'sync' meanwhile: the worker skips its round.
+  fetchMock.mockImplementation(async () => created())
+  const workerRound = (await fireSync()) as Awaited<ReturnType<typeof flushOutbox>>
+  expect(workerRound.skipped).toBe(true)
+  expect(fetchMock).not.toHaveBeenCalled()
+
+  answerPage()
+  await vi.waitFor(() => expect(pageSend).toHaveBeenCalledTimes(2))
+  answerPage()
+  const page = await pageRound
+  expect(page.delivered.map((record) => record.id)).toEqual([ADA.id, BOB.id])
+  // A later sync finds nothing left to send.
+  await fireSync()
+  expect(fetchMock).not.toHaveBeenCalled()
+  expect(await takeDeliveryNotes(null)).toEqual([])
+  store.close()
+})
+
+test('an inquiry with files waits for the page (the worker carries no uploader); the others go', async () => {
+  const store = await openOutboxStore()
+  const row = { ...ADA, mailbox_hash: `\\x${'a'.repeat(64)}` }
+  const object = `${ADA.id}/3b2f8a8e-6f4b-4c1a-9d2e-0c5b7e1f2a3d`
+  const ciphertext = new Blob([new Uint8Array([1, 2, 3])], { type: 'application/octet-stream' })
+  await store.enqueue({ kind: 'inquiry', row, attachments: [{ object, ciphertext }] }, T0)
+  await store.enqueue(inquiryItem(BOB), T0)
+  fetchMock.mockImplementation(async () => created())
+  await expect(fireSync()).rejects.toThrow(/still waiting/)
+
+  // Only BOB's row was sent; ADA's, with its file, is untouched for the next visit.
+  expect(fetchMock).toHaveBeenCalledTimes(1)
+  expect(JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body))).toMatchObject({ id: BOB.id })
+  const [left] = await store.list()
+  expect(left).toMatchObject({ id: ADA.id, state: 'pending', attempts: 0 })
+  store.close()
+})
