@@ -4,6 +4,7 @@ import { stat } from 'node:fs/promises'
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import * as tus from 'tus-js-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ATTACHMENT_LIMITS, ATTACHMENTS_BUCKET } from '../../src/shared/submission/attachments'
 import { totpCode } from './auth/totp'
 import type { LocalBackend } from './local-backend'
 import { objectFile } from './storage'
@@ -17,7 +18,7 @@ import { NoRealtimeSocket, registerTestKey, testBackends } from './test-support'
  * the files through the Storage API.
  */
 
-const BUCKET = 'contact-attachments'
+const BUCKET = ATTACHMENTS_BUCKET
 const PASSWORD = 'correct horse battery staple'
 const CHUNK = 6 * 1024 * 1024
 const OCTETS = { contentType: 'application/octet-stream', upsert: false }
@@ -262,6 +263,27 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
     const row = key.sealedRow()
     expect((await anon.from('contact_submissions').insert(row)).error).toBeNull()
     await expectRefused(`${row.id}/${randomUUID()}`, randomBytes(10), rls)
+  })
+
+  it('keeps the limits the form checks (src/shared/submission/attachments.ts) in the database', async () => {
+    const limits = await backend.db.query<{ files: number; bytes: string; sealed: string }>(
+      'select files_per_submission as files, bytes_per_file::text as bytes,' +
+        ' bytes_per_file_sealed::text as sealed from private.attachment_limits',
+    )
+    expect(limits).toEqual([
+      {
+        files: ATTACHMENT_LIMITS.files,
+        bytes: String(ATTACHMENT_LIMITS.bytesPerFile),
+        sealed: expect.any(String) as string,
+      },
+    ])
+    const bucket = await backend.db.query<{ size: string }>(
+      'select file_size_limit::text as size from storage.buckets where id = $1',
+      [BUCKET],
+    )
+    // The bucket takes a sealed file of the largest size the form lets through.
+    expect(Number(bucket[0]?.size)).toBeGreaterThanOrEqual(Number(limits[0]?.sealed))
+    expect(Number(limits[0]?.sealed)).toBeGreaterThan(ATTACHMENT_LIMITS.bytesPerFile)
   })
 
   it('holds the database limits: five files a submission, bytes per network', async () => {
