@@ -20,6 +20,7 @@ import { startLocalBackend } from '../../supabase/local/local-backend'
 import { runStaff } from '../../supabase/staff/staff-command'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
 import { enterCode, importKey, setupKey, signIn, STAFF_PASSWORD } from '../support/staff-inbox'
+import { addPrfAuthenticator } from '../support/passkeys'
 import { median } from './lighthouse-audit'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
@@ -80,20 +81,7 @@ async function main() {
           output: { out: () => {}, err: () => {} },
         })
         const page = await browser.newPage()
-        const cdp = await page.context().newCDPSession(page)
-        await cdp.send('WebAuthn.enable')
-        await cdp.send('WebAuthn.addVirtualAuthenticator', {
-          options: {
-            protocol: 'ctap2',
-            ctap2Version: 'ctap2_1',
-            transport: 'internal',
-            hasResidentKey: true,
-            hasUserVerification: true,
-            isUserVerified: true,
-            hasPrf: true,
-            automaticPresenceSimulation: true,
-          },
-        })
+        const { cdp } = await addPrfAuthenticator(page)
         // WebAuthn needs a domain: localhost, not 127.0.0.1.
         await page.goto(`http://localhost:${INBOX_PORT}/`)
         await signIn(page, email)

@@ -1,4 +1,4 @@
-import type { BrowserContext, CDPSession, Page } from '@playwright/test'
+import type { BrowserContext, Page } from '@playwright/test'
 import { generateX25519Identity } from 'age-encryption'
 import { copy } from '../../src/inbox/content/copy'
 import { sealKeySet } from '../../src/inbox/features/devices/device-link'
@@ -8,6 +8,7 @@ import { uniqueName } from '../support/backend-db'
 import { markedValues, openFillAndSend, recordInserts, toast } from '../support/contact-form'
 import { submitToasts } from '../../src/features/contact/contact-copy'
 import { indexedDbContents, webStorageContents } from '../support/offline'
+import { addPrfAuthenticator } from '../support/passkeys'
 import { E2E_INBOX_LOCALHOST_URL, E2E_INBOX_URL } from '../support/ports'
 import { PHONE } from '../support/site'
 import {
@@ -210,31 +211,13 @@ test('a second browser is linked by its code: a swapped key set shows another co
   await phone.close()
 })
 
-async function virtualAuthenticator(page: Page): Promise<[CDPSession, string]> {
-  const cdp = await page.context().newCDPSession(page)
-  await cdp.send('WebAuthn.enable')
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      ctap2Version: 'ctap2_1',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      hasPrf: true,
-      automaticPresenceSimulation: true,
-    },
-  })
-  return [cdp, authenticatorId]
-}
-
 test('the passkey is offered after the passphrase, then unlocks first in one tap; a forgotten passphrase removes the key, with a confirmation', async ({
   page,
 }) => {
   const name = uniqueName('Passkey First')
   await sendInquiry(page, { name, contact: 'first@example.com', message: 'One tap.' })
   const identity = await secretLine()
-  const [cdp, authenticatorId] = await virtualAuthenticator(page)
+  const { cdp, authenticatorId } = await addPrfAuthenticator(page)
 
   const email = await addStaff()
   await page.goto(E2E_INBOX_LOCALHOST_URL)

@@ -15,6 +15,7 @@ import {
   toast,
   type ContactValues,
 } from '../support/contact-form'
+import { addPrfAuthenticator } from '../support/passkeys'
 import { coveredControls } from '../support/fixed-layers'
 import { installabilityErrors } from '../support/install'
 import { sum, weighPage } from '../support/page-weight'
@@ -337,20 +338,7 @@ test('a passkey with PRF (Chromium’s virtual authenticator) unlocks the key on
 }) => {
   const name = uniqueName('Passkey Reader')
   await sendInquiry(page, { name, contact: 'passkey@example.com', message: 'Opened by touch.' })
-  const cdp = await page.context().newCDPSession(page)
-  await cdp.send('WebAuthn.enable')
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      ctap2Version: 'ctap2_1',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      hasPrf: true,
-      automaticPresenceSimulation: true,
-    },
-  })
+  const { cdp, authenticatorId } = await addPrfAuthenticator(page)
 
   const email = await addStaff()
   await page.goto(E2E_INBOX_LOCALHOST_URL)

@@ -1,4 +1,4 @@
-import type { BrowserContext, CDPSession, Page } from '@playwright/test'
+import type { BrowserContext, Page } from '@playwright/test'
 import pg from 'pg'
 import { submitToasts } from '../../src/features/contact/contact-copy'
 import { copy } from '../../src/inbox/content/copy'
@@ -9,6 +9,7 @@ import { DEMO_JWT_SECRET, signApiKeys } from '../../supabase/local/gateway'
 import { axeViolations } from '../support/axe'
 import { uniqueName } from '../support/backend-db'
 import { openFillAndSend, recordInserts, toast, type ContactValues } from '../support/contact-form'
+import { addPrfAuthenticator } from '../support/passkeys'
 import { E2E_API_URL, E2E_DB_URL, E2E_INBOX_LOCALHOST_URL } from '../support/ports'
 import { PHONE } from '../support/site'
 import {
@@ -40,25 +41,6 @@ async function sendInquiry(page: Page, values: ContactValues): Promise<string> {
   const id = inserts[0]?.id
   if (!id) throw new Error('the form sent no insert')
   return id
-}
-
-/** Chromium's virtual platform authenticator with PRF, on one page (it is per tab). */
-async function addAuthenticator(page: Page): Promise<{ cdp: CDPSession; id: string }> {
-  const cdp = await page.context().newCDPSession(page)
-  await cdp.send('WebAuthn.enable')
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      ctap2Version: 'ctap2_1',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      hasPrf: true,
-      automaticPresenceSimulation: true,
-    },
-  })
-  return { cdp, id: authenticatorId }
 }
 
 /** Signs in, ticking "Keep me signed in on this device" when `keep`. */
@@ -102,7 +84,7 @@ test('trusted device: a new page from an alert’s link reaches the inquiry in a
     contact: 'trusted@example.com',
     message: 'Read from the alert.',
   })
-  await addAuthenticator(page)
+  await addPrfAuthenticator(page)
   const email = await addStaff()
   await page.goto(E2E_INBOX_LOCALHOST_URL)
   await expect(page.getByText(copy.signIn.inAppBrowser)).toHaveCount(0)
