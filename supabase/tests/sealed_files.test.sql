@@ -61,9 +61,16 @@ $$;
 -- Becomes `role` with a GoTrue-shaped token (as the staff sign-in suite does).
 create function pg_temp.request_as(role text, sub uuid default null, aal text default 'aal1')
 returns void language plpgsql as $$
+declare
+  -- A live session for a user's token, as Auth keeps one: the staff gate asks for it.
+  session uuid := gen_random_uuid();
 begin
+  if sub is not null then
+    insert into auth.sessions (id, user_id, aal) values (session, sub, aal);
+  end if;
   perform set_config('request.jwt.claims', jsonb_build_object(
-    'role', role, 'aud', 'authenticated', 'sub', sub, 'aal', aal, 'is_anonymous', false)::text, true);
+    'role', role, 'aud', 'authenticated', 'sub', sub, 'aal', aal, 'is_anonymous', false,
+    'session_id', session)::text, true);
   execute format('set local role %I', role);
 end
 $$;
