@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url'
 import { defineConfig, loadEnv } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 import react from '@vitejs/plugin-react'
@@ -65,6 +66,19 @@ export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
       VitePWA(pwaOptions(siteEnv, syncWorker ? [`/${syncWorker.fileName}`] : [])),
     ],
     define,
+    resolve: {
+      // workbox-window's package points bundlers at its ES5 build (2.3 KB gzip, transpiled for
+      // browsers this site does not run in); its modern build is the same code at 1.4 KB, on every
+      // page (the service worker's registration).
+      alias: [
+        {
+          find: /^workbox-window$/,
+          replacement: fileURLToPath(
+            new URL('node_modules/workbox-window/build/workbox-window.prod.mjs', import.meta.url),
+          ),
+        },
+      ],
+    },
     build: isSsrBuild
       ? { outDir: PRERENDER_BUNDLE_DIR, emptyOutDir: true, copyPublicDir: false }
       : {

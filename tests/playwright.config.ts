@@ -22,6 +22,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export default defineConfig({
   testDir: './e2e',
   outputDir: '../test-results',
+  globalSetup: './support/global-setup.ts',
   fullyParallel: true,
   workers: 2,
   retries: 0,

@@ -70,7 +70,12 @@ export async function storeInquiry(fields: Fields, version: 1 | 2 = 2): Promise<
     const document = buildDocument(base, { ...context, replyTo: receipt.recipient })
     sealed = await seal(padDocument(document, filler), [agency.recipient, receipt.recipient])
   } else {
-    const { reply_to: _none, ...document } = buildDocument(base, { ...context, replyTo: '' })
+    // Version 1 had neither replies nor files.
+    const {
+      reply_to: _none,
+      attachments: _noFiles,
+      ...document
+    } = buildDocument(base, { ...context, replyTo: '' })
     sealed = await seal(padJson({ v: 1, ...document }, filler), [agency.recipient])
   }
   await sql(

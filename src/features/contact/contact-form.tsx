@@ -6,7 +6,6 @@ import { preloadToaster } from '../../components/toast/toast-host'
 import { dismissToast, showToast } from '../../components/toast/toast-store'
 import { announceSubmit } from './announce-results'
 import { siteEnv } from '../../lib/env'
-import { briefPlaceholderAbout, contactContextOf } from '../../content/contact-context'
 import { useHydrated } from '../../lib/use-hydrated'
 import { formCopy, submitToasts } from './contact-copy'
 import { LimitedField } from './limited-field'
@@ -16,6 +15,7 @@ import {
   BUDGET_OPTIONS,
   PROJECT_TYPE_OPTIONS,
   submissionFieldsSchema,
+  type ProjectType,
   type SubmissionFields,
   type SubmissionFieldsInput,
 } from '../../shared/submission/fields'
@@ -127,11 +127,22 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   const draftFiles = useRef<SealedFile[]>([])
   const attachmentsInput = useRef<HTMLInputElement>(null)
   const [fileProgress, setFileProgress] = useState<string | null>(null)
-  // What a call to action said the visitor came from (`?about=<id>`): read only once hydrated, so
-  // the prerendered form and the first render agree. It chooses the project type and names the
-  // card in the brief's placeholder; nothing is typed for the visitor. Until a message is sent.
-  const [contextDone, setContextDone] = useState(false)
-  const context = hydrated && !contextDone ? contactContextOf(window.location.search) : null
+  // What a call to action said the visitor came from (`?about=<id>`): read after hydration, so the
+  // prerendered form and the first render agree, and loaded only when the address names one (the
+  // names stay off a plain visit's first load). It chooses the project type and names the card in
+  // the brief's placeholder; nothing is typed for the visitor. Until a message is sent.
+  const [context, setContext] = useState<{ projectType?: ProjectType; placeholder: string } | null>(
+    null,
+  )
+  useEffect(() => {
+    if (!new URLSearchParams(window.location.search).has('about')) return
+    void import('../../content/contact-context').then(
+      ({ contactContextOf, briefPlaceholderAbout }) => {
+        const named = contactContextOf(window.location.search)
+        if (named) setContext({ ...named, placeholder: briefPlaceholderAbout(named.name) })
+      },
+    )
+  }, [])
   const projectType = context?.projectType
   useEffect(() => {
     if (projectType) setValue('project_type', projectType)
@@ -189,7 +200,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
     draftFiles.current = []
     setFiles([])
     reset(EMPTY_CONTACT_FORM)
-    setContextDone(true)
+    setContext(null)
     setSent({ inquiry: result.inquiry, queued: result.kind === 'queued' })
   }
 
@@ -316,9 +327,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
                 {...register('message')}
                 required
                 rows={6}
-                placeholder={
-                  context ? briefPlaceholderAbout(context.name) : formCopy.message.placeholder
-                }
+                placeholder={context?.placeholder ?? formCopy.message.placeholder}
                 className={`${inputClasses} min-h-[150px] resize-y`}
               />
             )}
