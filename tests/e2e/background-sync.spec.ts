@@ -124,7 +124,7 @@ test('queued offline, the page closed, the connection back: the worker sends it 
   await expect(toast(next, submitToasts.sent.title)).toHaveCount(0)
 })
 
-test('without Background Sync, the toast says it goes at the next visit online', async ({
+test('without Background Sync, the toast and the indicator say it goes at the next visit online', async ({
   page,
   context,
   allowConsoleError,
@@ -139,4 +139,7 @@ test('without Background Sync, the toast says it goes at the next visit online',
   await expect(toast(page, submitToasts.queued.title).last()).toContainText(
     submitToasts.queued.descriptionNextVisit,
   )
+  await expect(
+    page.getByText(`${outboxCopy.waiting(1)}${outboxCopy.nextVisit}`, { exact: true }),
+  ).toBeVisible()
 })

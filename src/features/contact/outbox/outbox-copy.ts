@@ -7,6 +7,8 @@
 export const outboxCopy = {
   offline: 'Offline: messages you send wait on this device',
   waiting: (count: number) => `${count} ${count === 1 ? 'message' : 'messages'} waiting to send`,
+  /** Added after `waiting` where the browser has no Background Sync (Firefox, Safari). */
+  nextVisit: ' when you next open this site online',
   notDelivered: (count: number) =>
     `${count} ${count === 1 ? 'message was' : 'messages were'} not delivered`,
   reviewTitle: 'Messages not sent',

@@ -51,6 +51,7 @@ export function OutboxStatus() {
           <span className={pillClasses}>
             <Inbox className="size-4 shrink-0 text-mint" aria-hidden="true" />
             {outboxCopy.waiting(counts.pending)}
+            {'SyncManager' in window ? '' : outboxCopy.nextVisit}
           </span>
         )}
       </div>
