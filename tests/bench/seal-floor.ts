@@ -13,7 +13,7 @@ import { chacha20, chacha20poly1305 } from '@noble/ciphers/chacha.js'
 import { poly1305 } from '@noble/ciphers/_poly1305.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { generateIdentity, identityToRecipient } from 'age-encryption'
-import { sealFile } from '../../src/features/contact/sealing/seal-file'
+import { sealFile } from '../../src/shared/files/seal-file'
 
 const MB = 1024 * 1024
 const FILE_BYTES = 25 * MB

@@ -21,7 +21,7 @@ import {
 import { isAgeArmor, keySetId } from '../../../shared/submission/sealed-row'
 import { attachmentObjectName } from '../../../shared/submission/attachments'
 import type { InquiryDraft, SealedFile, SealedInquiry } from '../submit-contact'
-import { sealFile } from './seal-file'
+import { FileSealError, sealFile } from '../../../shared/files/seal-file'
 import { SealingError } from './sealing-error.ts'
 
 function webCrypto(): Crypto {
@@ -163,7 +163,14 @@ async function sealFiles(
       continue
     }
     const object = attachmentObjectName(draft.id, crypto.randomUUID())
-    const { ciphertext, size, sha256 } = await sealFile(file, recipients, onSealedBytes)
+    const { ciphertext, size, sha256 } = await sealFile(file, recipients, onSealedBytes).catch(
+      (error: unknown) => {
+        // The visitor's sentence for the same reason (sealing-error.ts).
+        throw error instanceof FileSealError
+          ? new SealingError(error.reason, { cause: error })
+          : error
+      },
+    )
     sealed.push({
       source: file,
       ciphertext,

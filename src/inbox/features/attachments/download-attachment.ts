@@ -1,7 +1,8 @@
 import { ATTACHMENTS_BUCKET } from '../../../shared/submission/attachments'
 import type { SealedAttachment } from '../../../shared/submission/sealed-document'
 import { supabase } from '../../lib/supabase-client'
-import { downloadBlob, fitsDevice, openAttachment, type OpenedAttachment } from './open-attachment'
+import { fitsDevice, openAttachment, type OpenedAttachment } from '../../../shared/files/open-file'
+import { downloadBlob } from '../../../shared/files/save-file-browser'
 
 /** What "Download" came to, for the sentence beside the file. */
 export type DownloadOutcome = OpenedAttachment['kind'] | 'offline' | 'not-found' | 'failed'

@@ -58,7 +58,7 @@ describe('sealFile', () => {
         }),
     } as unknown as Blob
     await expect(sealFile(broken, [recipient])).rejects.toMatchObject({
-      name: 'SealingError',
+      name: 'FileSealError',
       reason: 'file-unreadable',
     })
     const shorter = {

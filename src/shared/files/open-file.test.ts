@@ -2,7 +2,7 @@ import { Encrypter, generateIdentity, identityToRecipient } from 'age-encryption
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { fitsDevice, openAttachment } from './open-attachment'
+import { fitsDevice, openAttachment } from './open-file'
 
 let identity: string
 let recipient: string

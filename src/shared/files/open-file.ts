@@ -1,14 +1,15 @@
 /**
- * Opening a sealed attachment on this device: the ciphertext (a Blob, as Storage's download gives
- * it) decrypted as a stream with the unlocked identities, its SHA-256 computed on the way, and the
- * plaintext gathered into a Blob a few megabytes at a time, never as one array in the page. The
- * result is handed to the browser as an ordinary download (downloadBlob); nothing decrypted is
- * written to IndexedDB or Cache Storage.
+ * Opening a sealed file on this device: the ciphertext (a Blob, as Storage's download gives it)
+ * decrypted as a stream with the reader's identities (the staff inbox's unlocked key, or a
+ * visitor's receipt), its SHA-256 computed on the way, and the plaintext gathered into a Blob a few
+ * megabytes at a time, never as one array in the page. The caller hands the result to the browser
+ * as an ordinary download (save-file-browser.ts); nothing decrypted is written to IndexedDB or
+ * Cache Storage.
  */
 import { Decrypter } from 'age-encryption'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
-import type { SealedAttachment } from '../../../shared/submission/sealed-document'
+import type { SealedAttachment } from '../submission/sealed-document'
 
 /** Plaintext is folded into the Blob every this many bytes. */
 const FOLD_BYTES = 4 * 1024 * 1024
@@ -89,21 +90,4 @@ export async function openAttachment(
     return { kind: 'mismatch' }
   }
   return { kind: 'opened', file: new Blob([file, ...(parts as BlobPart[])], { type }) }
-}
-
-/**
- * Hands `file` to the browser as an ordinary download under `name`: an object URL on a link with
- * `download`, clicked, and revoked a minute later (the browser has copied it to disk by then).
- */
-export function downloadBlob(file: Blob, name: string): void {
-  const url = URL.createObjectURL(file)
-  const link = document.createElement('a')
-  link.href = url
-  link.download = name
-  link.rel = 'noopener'
-  link.style.display = 'none'
-  document.body.append(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 60_000)
 }
