@@ -104,12 +104,10 @@ async function uploadStandard(file: SealedUpload, target: UploadTarget): Promise
   })
   // A Blob goes as multipart form data, its part typed by the Blob: application/octet-stream.
   const upload = Promise.resolve(
-    target.storage
-      .from(target.bucket)
-      .upload(file.object, file.ciphertext, {
-        contentType: ATTACHMENT_CONTENT_TYPE,
-        upsert: false,
-      }),
+    target.storage.from(target.bucket).upload(file.object, file.ciphertext, {
+      contentType: ATTACHMENT_CONTENT_TYPE,
+      upsert: false,
+    }),
   ).then(classifyStandardUpload, (error: unknown): UploadOutcome => ({
     kind: 'no-answer',
     reason: 'noAnswer',
