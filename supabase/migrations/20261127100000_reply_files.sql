@@ -20,7 +20,9 @@
 --   * anon may SELECT (download, list) an object only with the thread's mailbox token in the
 --     request header `x-mailbox-token`, and only the objects of an agency message stored in that
 --     thread: uploads whose reply never came are never shown to the visitor. No token, a wrong
---     one, another thread: nothing (Storage answers 404 Object not found, an empty list).
+--     one, another thread: nothing (Storage answers 404 Object not found, an empty list). Listing
+--     goes through storage.search, which runs with the caller's rights (SECURITY INVOKER,
+--     supabase/storage migrations/tenant/0063), so the same policy filters it.
 --   * Nobody may UPDATE or DELETE: service_role bypasses row level security, and removes objects
 --     through the Storage API from the existing removal queue (private.attachment_removals):
 --     with their inquiry when it is deleted, and orphans (no message with their message id) a
