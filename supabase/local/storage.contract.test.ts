@@ -126,7 +126,9 @@ function resumable(
   return { upload, done }
 }
 
-const backends = testBackends()
+/** Every line the backends log (the request log: method, path, status, time). */
+const logLines: string[] = []
+const backends = testBackends({ log: (line) => logLines.push(line) })
 
 describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
   let started: Awaited<ReturnType<typeof start>>
@@ -560,6 +562,9 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
     // Staff read them too.
     const staffRead = await staff.storage.from(REPLIES).download(second)
     expect(Buffer.from(await staffRead.data!.arrayBuffer()).equals(large)).toBe(true)
+    // The backend's log names routes and statuses, never the token the requests carried.
+    expect(logLines.some((line) => line.includes(`/object/${REPLIES}/`))).toBe(true)
+    expect(logLines.filter((line) => line.includes(thread.token))).toEqual([])
   }, 60_000)
 
   it('anon without the right token reads and lists nothing of the conversation, and writes nothing', async () => {
