@@ -1,9 +1,14 @@
 // @vitest-environment node
-import { randomBytes, randomUUID } from 'node:crypto'
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import * as tus from 'tus-js-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  CONVERSATION_FILES_BUCKET,
+  MAILBOX_TOKEN_HEADER,
+  replyFileObjectName,
+} from '../../src/shared/conversation/reply-files'
 import { ATTACHMENT_LIMITS, ATTACHMENTS_BUCKET } from '../../src/shared/submission/attachments'
 import { totpCode } from './auth/totp'
 import type { LocalBackend } from './local-backend'
@@ -15,7 +20,10 @@ import { NoRealtimeSocket, registerTestKey, testBackends } from './test-support'
  * the real tus-js-client, on every backend the stand-in runs on: anon uploads (standard and
  * resumable, a cut upload resumed from its offset) and nothing else, staff at aal2 download,
  * the database's limits and policies answered as Storage answers them, and the purge removing
- * the files through the Storage API.
+ * the files through the Storage API. Then the conversation's files: staff upload a reply's files
+ * under an open thread, the visitor reads them with the mailbox token in a header (the policy
+ * reads request.headers, as on Supabase), nobody else reads or lists them, and they go with
+ * their inquiry or as orphans.
  */
 
 const BUCKET = ATTACHMENTS_BUCKET
@@ -79,24 +87,28 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Pr
   return check()
 }
 
-/** A resumable upload as the site makes it (FILES.md), resolved with its URL or rejected. */
+/**
+ * A resumable upload as the site makes it (FILES.md), resolved with its URL or rejected; as the
+ * inbox makes it with a staff `bearer` into another `bucket`.
+ */
 function resumable(
   backend: LocalBackend,
   name: string,
   bytes: Buffer,
   options: Partial<tus.UploadOptions> = {},
+  { bearer = backend.anonKey, bucket = BUCKET } = {},
 ): { upload: tus.Upload; done: Promise<string> } {
   let upload!: tus.Upload
   const done = new Promise<string>((resolve, reject) => {
     upload = new tus.Upload(bytes, {
       endpoint: `${backend.url}/storage/v1/upload/resumable`,
       headers: {
-        authorization: `Bearer ${backend.anonKey}`,
+        authorization: `Bearer ${bearer}`,
         apikey: backend.anonKey,
         'x-upsert': 'false',
       },
       metadata: {
-        bucketName: BUCKET,
+        bucketName: bucket,
         objectName: name,
         contentType: 'application/octet-stream',
         cacheControl: '3600',
@@ -114,7 +126,9 @@ function resumable(
   return { upload, done }
 }
 
-const backends = testBackends()
+/** Every line the backends log (the request log: method, path, status, time). */
+const logLines: string[] = []
+const backends = testBackends({ log: (line) => logLines.push(line) })
 
 describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
   let started: Awaited<ReturnType<typeof start>>
@@ -479,6 +493,263 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
     expect(await eventually(gone)).toBe(true)
     expect(await backend.db.query('select name from private.attachment_removals')).toEqual([])
     // The fresh upload without its row yet stays.
+    expect(await exists(files[3]!)).toBe(true)
+  })
+
+  // ---------------------------------------------------------------- the conversation's files
+
+  const REPLIES = CONVERSATION_FILES_BUCKET
+
+  /** An inquiry with a thread, as the form sends it: its id and its mailbox token. */
+  async function newThread() {
+    const token = randomBytes(32)
+    const row = key.sealedRow({
+      mailbox_hash: `\\x${createHash('sha256').update(token).digest('hex')}`,
+    })
+    expect((await anon.from('contact_submissions').insert(row)).error).toBeNull()
+    return { id: String(row.id), token: token.toString('hex') }
+  }
+
+  /** The staff reply listing the files, stored last, as the inbox stores it. */
+  async function storeReply(inquiryId: string, messageId: string) {
+    const reply = { id: messageId, submission_id: inquiryId, sealed: key.sealedRow().sealed }
+    expect((await staff.from('contact_messages').insert(reply)).error).toBeNull()
+  }
+
+  /** Storage as the visitor's page calls it: the site's anon client, the token in its header. */
+  const visitorFiles = (token: string | null) => {
+    const files = anon.storage.from(REPLIES)
+    return token === null ? files : files.setHeader(MAILBOX_TOKEN_HEADER, token)
+  }
+
+  const staffToken = async () => (await staff.auth.getSession()).data.session?.access_token ?? ''
+
+  it('staff upload a reply’s files (standard and resumable); with the token the visitor reads them once the reply is stored', async () => {
+    const thread = await newThread()
+    const message = randomUUID()
+    const small = randomBytes(150_000)
+    const large = randomBytes(CHUNK + 54_321)
+    const first = replyFileObjectName(thread.id, message, randomUUID())
+    const second = replyFileObjectName(thread.id, message, randomUUID())
+    expect((await staff.storage.from(REPLIES).upload(first, small, OCTETS)).error).toBeNull()
+    await resumable(backend, second, large, {}, { bearer: await staffToken(), bucket: REPLIES })
+      .done
+
+    // Uploaded, not yet sent: the visitor sees nothing of a reply that is not stored.
+    expect(refusal((await visitorFiles(thread.token).download(first)).error)).toMatchObject({
+      statusCode: '404',
+    })
+    expect(await visitorFiles(thread.token).list(thread.id)).toMatchObject({ data: [] })
+
+    await storeReply(thread.id, message)
+    for (const [name, bytes] of [
+      [first, small],
+      [second, large],
+    ] as const) {
+      const downloaded = await visitorFiles(thread.token).download(name)
+      expect(downloaded.error).toBeNull()
+      expect(Buffer.from(await downloaded.data!.arrayBuffer()).equals(bytes)).toBe(true)
+    }
+    // Listing with the token shows that thread's folder, its reply's folder, its two files.
+    const root = await visitorFiles(thread.token).list()
+    expect(root.data?.map((entry) => entry.name)).toEqual([thread.id])
+    const folders = await visitorFiles(thread.token).list(thread.id)
+    expect(folders.data?.map((entry) => entry.name)).toEqual([message])
+    const files = await visitorFiles(thread.token).list(`${thread.id}/${message}`)
+    expect(files.data?.map((entry) => `${thread.id}/${message}/${entry.name}`).sort()).toEqual(
+      [first, second].sort(),
+    )
+    // Staff read them too.
+    const staffRead = await staff.storage.from(REPLIES).download(second)
+    expect(Buffer.from(await staffRead.data!.arrayBuffer()).equals(large)).toBe(true)
+    // The backend's log names routes and statuses, never the token the requests carried.
+    expect(logLines.some((line) => line.includes(`/object/${REPLIES}/`))).toBe(true)
+    expect(logLines.filter((line) => line.includes(thread.token))).toEqual([])
+  }, 60_000)
+
+  it('anon without the right token reads and lists nothing of the conversation, and writes nothing', async () => {
+    const thread = await newThread()
+    const other = await newThread()
+    const message = randomUUID()
+    const name = replyFileObjectName(thread.id, message, randomUUID())
+    const bytes = randomBytes(2_000)
+    expect((await staff.storage.from(REPLIES).upload(name, bytes, OCTETS)).error).toBeNull()
+    await storeReply(thread.id, message)
+    const file = await backend.db
+      .query<{ version: string }>(
+        'select version from storage.objects where bucket_id = $1 and name = $2',
+        [REPLIES, name],
+      )
+      .then(([row]) => objectFile(backend.storageDir, REPLIES, name, row!.version))
+
+    const notFound = { status: 400, statusCode: '404', message: 'Object not found' }
+    for (const token of [null, randomBytes(32).toString('hex'), other.token, 'not-a-token']) {
+      expect(refusal((await visitorFiles(token).download(name)).error)).toEqual(notFound)
+      expect(await visitorFiles(token).list()).toMatchObject({ data: [], error: null })
+      expect(await visitorFiles(token).list(thread.id)).toMatchObject({ data: [], error: null })
+      expect(await visitorFiles(token).list(`${thread.id}/${message}`)).toMatchObject({ data: [] })
+    }
+    // The path for authenticated reads, by hand, as a browser would send it.
+    const byHand = (token: string) =>
+      fetch(`${backend.url}/storage/v1/object/authenticated/${REPLIES}/${name}`, {
+        headers: {
+          apikey: backend.anonKey,
+          authorization: `Bearer ${backend.anonKey}`,
+          [MAILBOX_TOKEN_HEADER]: token,
+        },
+      })
+    expect((await byHand(other.token)).status).toBe(400)
+    const right = await byHand(thread.token)
+    expect(right.status).toBe(200)
+    expect(Buffer.from(await right.arrayBuffer()).equals(bytes)).toBe(true)
+
+    // The visitor, even with the token, neither uploads, overwrites, updates nor removes.
+    const visitor = visitorFiles(thread.token)
+    const rls = {
+      status: 400,
+      statusCode: '403',
+      message: 'new row violates row-level security policy',
+    }
+    const planted = replyFileObjectName(thread.id, randomUUID(), randomUUID())
+    expect(refusal((await visitor.upload(planted, randomBytes(10), OCTETS)).error)).toEqual(rls)
+    expect(
+      refusal((await visitor.upload(name, randomBytes(10), { ...OCTETS, upsert: true })).error),
+    ).toMatchObject({ statusCode: '403' })
+    expect(refusal((await visitor.update(name, randomBytes(10), OCTETS)).error)).toMatchObject({
+      statusCode: '403',
+    })
+    expect(await visitor.remove([name])).toMatchObject({ data: [], error: null })
+    expect(await exists(file)).toBe(true)
+    // Staff neither: only service_role removes, through the removal queue.
+    expect(await staff.storage.from(REPLIES).remove([name])).toMatchObject({ data: [] })
+    expect(await exists(file)).toBe(true)
+    const downloaded = await visitorFiles(thread.token).download(name)
+    expect(Buffer.from(await downloaded.data!.arrayBuffer()).equals(bytes)).toBe(true)
+
+    // REST: the storage schema is not exposed, with or without the token.
+    const rest = createClient(backend.url, backend.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      realtime: { transport: NoRealtimeSocket as never },
+      global: { headers: { [MAILBOX_TOKEN_HEADER]: thread.token } },
+    })
+    expect(await rest.schema('storage').from('objects').select('name')).toMatchObject({
+      status: 406,
+      error: { code: 'PGRST106' },
+    })
+  })
+
+  it('refuses staff uploads outside an open thread, after the reply, past the limits', async () => {
+    const rls = {
+      status: 400,
+      statusCode: '403',
+      message: 'new row violates row-level security policy',
+    }
+    const upload = async (name: string, bytes = randomBytes(100)) =>
+      refusal((await staff.storage.from(REPLIES).upload(name, bytes, OCTETS)).error)
+
+    const thread = await newThread()
+    const message = randomUUID()
+    for (let n = 0; n < ATTACHMENT_LIMITS.files; n += 1)
+      expect(await upload(replyFileObjectName(thread.id, message, randomUUID()))).toEqual({
+        status: undefined,
+        statusCode: undefined,
+        message: undefined,
+      })
+    expect(await upload(replyFileObjectName(thread.id, message, randomUUID()))).toEqual({
+      ...rls,
+      message: `Too many files for one reply (limit: ${ATTACHMENT_LIMITS.files} files).`,
+    })
+    await storeReply(thread.id, message)
+    expect(await upload(replyFileObjectName(thread.id, message, randomUUID()))).toEqual(rls)
+    expect(await upload(`${thread.id}/${randomUUID()}`)).toEqual(rls)
+    expect(await upload(`${thread.id}/${randomUUID()}/notes.txt`)).toEqual(rls)
+    // No thread: an inquiry sealed without a mailbox, and one that does not exist.
+    const plain = key.sealedRow()
+    expect((await anon.from('contact_submissions').insert(plain)).error).toBeNull()
+    expect(await upload(replyFileObjectName(String(plain.id), randomUUID(), randomUUID()))).toEqual(
+      rls,
+    )
+    expect(await upload(replyFileObjectName(randomUUID(), randomUUID(), randomUUID()))).toEqual(rls)
+    // A closed thread.
+    await backend.db.query(
+      `update public.contact_submissions set status = 'declined' where id = $1`,
+      [thread.id],
+    )
+    expect(await upload(replyFileObjectName(thread.id, randomUUID(), randomUUID()))).toEqual(rls)
+    // The bucket's own size limit, as for the form's files.
+    const open = await newThread()
+    expect(
+      await upload(
+        replyFileObjectName(open.id, randomUUID(), randomUUID()),
+        Buffer.alloc(28_311_553),
+      ),
+    ).toEqual({
+      status: 400,
+      statusCode: '413',
+      message: 'The object exceeded the maximum allowed size',
+    })
+  })
+
+  it('lets a browser on another origin send the mailbox token (CORS preflight)', async () => {
+    const preflight = await fetch(`${backend.url}/storage/v1/object/${REPLIES}/a/b/c`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://127.0.0.1:4173',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': `apikey,authorization,x-client-info,${MAILBOX_TOKEN_HEADER}`,
+      },
+    })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
+    expect(preflight.headers.get('access-control-allow-headers')).toContain(MAILBOX_TOKEN_HEADER)
+  })
+
+  it('removes the conversation’s files with their inquiry, and day-old orphans, through the Storage API', async () => {
+    const thread = await newThread()
+    const sent = randomUUID()
+    const names = [
+      replyFileObjectName(thread.id, sent, randomUUID()),
+      replyFileObjectName(thread.id, sent, randomUUID()),
+    ]
+    for (const name of names)
+      expect(
+        (await staff.storage.from(REPLIES).upload(name, randomBytes(300), OCTETS)).error,
+      ).toBeNull()
+    await storeReply(thread.id, sent)
+    const kept = await newThread()
+    const orphan = replyFileObjectName(kept.id, randomUUID(), randomUUID())
+    const fresh = replyFileObjectName(kept.id, randomUUID(), randomUUID())
+    for (const name of [orphan, fresh])
+      expect(
+        (await staff.storage.from(REPLIES).upload(name, randomBytes(300), OCTETS)).error,
+      ).toBeNull()
+    const fileOfReply = async (name: string) => {
+      const [row] = await backend.db.query<{ version: string }>(
+        'select version from storage.objects where bucket_id = $1 and name = $2',
+        [REPLIES, name],
+      )
+      return objectFile(backend.storageDir, REPLIES, name, row!.version)
+    }
+    const files = await Promise.all([...names, orphan, fresh].map(fileOfReply))
+
+    await backend.db.query(
+      `update public.contact_submissions set created_at = now() - interval '100 days' where id = $1`,
+      [thread.id],
+    )
+    await backend.db.query(
+      `update storage.objects set created_at = now() - interval '25 hours' where name = $1`,
+      [orphan],
+    )
+    await backend.db.query('select private.purge_contact_submissions()')
+    const gone = async () => {
+      const left = await backend.db.query(
+        'select name from storage.objects where name = any($1::text[])',
+        [[...names, orphan]],
+      )
+      const present = await Promise.all(files.slice(0, 3).map((file) => exists(file)))
+      return left.length === 0 && present.every((found) => !found)
+    }
+    expect(await eventually(gone)).toBe(true)
     expect(await exists(files[3]!)).toBe(true)
   })
 })

@@ -52,6 +52,8 @@ type Requester = {
   headers: Record<string, string>
   method: string
   path: string
+  /** Storage's name for the route (storage.operation), as in its src/http/routes/operations.ts. */
+  operation: string
 }
 
 /** The file of one stored version of an object. */
@@ -74,8 +76,12 @@ export type StorageApiOptions = {
 export function createStorageApi({ db, gateway, dir }: StorageApiOptions) {
   const requesters = new WeakMap<Request, Requester>()
 
-  /** The gateway's key check (Kong's answer), then the JWT (Storage's InvalidJWT). */
-  async function requester(c: Context): Promise<Requester> {
+  /**
+   * The gateway's key check (Kong's answer), then the JWT (Storage's InvalidJWT). Every header
+   * but cookies goes to request.headers, lowercased, as Storage passes Fastify's request.headers:
+   * policies read cf-connecting-ip and the visitor's x-mailbox-token there.
+   */
+  async function requester(c: Context, operation: string): Promise<Requester> {
     await gateway.authorization(c)
     let identity: Identity
     try {
@@ -88,7 +94,13 @@ export function createStorageApi({ db, gateway, dir }: StorageApiOptions) {
     const headers = Object.fromEntries(
       [...c.req.raw.headers].filter(([header]) => header !== 'cookie'),
     )
-    return { identity, headers, method: c.req.method, path: new URL(c.req.url).pathname }
+    return {
+      identity,
+      headers,
+      method: c.req.method,
+      path: new URL(c.req.url).pathname,
+      operation,
+    }
   }
 
   /** A transaction as Storage scopes it: the role (null: Storage's superuser), claims, headers. */
@@ -107,6 +119,7 @@ export function createStorageApi({ db, gateway, dir }: StorageApiOptions) {
                 set_config('request.jwt.claim.sub', $3, true), set_config('request.headers', $4, true),
                 set_config('request.method', $5, true), set_config('request.path', $6, true),
                 set_config('storage.allow_delete_query', $7, true),
+                set_config('storage.operation', $8, true),
                 set_config('search_path', 'storage, public, extensions', true)`,
         [
           JSON.stringify(identity.claims),
@@ -116,6 +129,7 @@ export function createStorageApi({ db, gateway, dir }: StorageApiOptions) {
           who.method,
           who.path,
           options.allowDelete ? 'true' : 'false',
+          who.operation,
         ],
       )
       if (asRole) await tx.query(`select set_config('role', $1, true)`, [identity.role])
@@ -263,7 +277,10 @@ export function createStorageApi({ db, gateway, dir }: StorageApiOptions) {
 
   /** POST (create; upsert with x-upsert: true) and PUT (update) of /object/<bucket>/<name>. */
   async function upload(c: Context): Promise<Response> {
-    const who = await requester(c)
+    const who = await requester(
+      c,
+      c.req.method === 'PUT' ? 'storage.object.upload_update' : 'storage.object.upload',
+    )
     const { bucketId, name } = objectName(c, '/storage/v1/object/')
     const bucket = await findBucket(bucketId)
     const isUpsert = c.req.method === 'PUT' || c.req.header('x-upsert') === 'true'
@@ -308,7 +325,10 @@ export function createStorageApi({ db, gateway, dir }: StorageApiOptions) {
 
   /** GET of an object: the row read as the requester (none: not found), then its file. */
   async function download(c: Context, prefix: string, isPublic = false): Promise<Response> {
-    const who = await requester(c)
+    const who = await requester(
+      c,
+      isPublic ? 'storage.object.get_public' : 'storage.object.get_authenticated',
+    )
     const { bucketId, name } = objectName(c, prefix)
     if (isPublic && !(await findBucket(bucketId)).public) throw STORAGE_ERRORS.noSuchBucket()
     const [row] = await scoped(who, !isPublic, (tx) =>
@@ -363,7 +383,7 @@ export function createStorageApi({ db, gateway, dir }: StorageApiOptions) {
 
   /** POST /object/list/<bucket>: one level under `prefix`, as the requester sees it. */
   async function list(c: Context): Promise<Response> {
-    const who = await requester(c)
+    const who = await requester(c, 'storage.object.list')
     const bucketId = decodeURIComponent(c.req.param('bucket') ?? '')
     const body = (await c.req.json().catch(() => ({}))) as {
       prefix?: string
@@ -537,7 +557,7 @@ export function createStorageApi({ db, gateway, dir }: StorageApiOptions) {
   app.delete(
     '/object/:bucket',
     answer(async (c) => {
-      const who = await requester(c)
+      const who = await requester(c, 'storage.object.delete_many')
       const body = (await c.req.json().catch(() => null)) as { prefixes?: unknown } | null
       const prefixes = body?.prefixes
       if (!Array.isArray(prefixes) || !prefixes.every((name) => typeof name === 'string'))
@@ -549,15 +569,21 @@ export function createStorageApi({ db, gateway, dir }: StorageApiOptions) {
   app.delete(
     '/object/*',
     answer(async (c) => {
-      const who = await requester(c)
+      const who = await requester(c, 'storage.object.delete')
       const { bucketId, name } = objectName(c, '/storage/v1/object/')
       const removed = await removeObjects(who, bucketId, [name])
       if (removed.length === 0) throw STORAGE_ERRORS.noSuchKey()
       return Response.json({ message: 'Successfully deleted' })
     }),
   )
+  const TUS_OPERATIONS: Record<string, string> = {
+    POST: 'storage.tus.upload.create',
+    PATCH: 'storage.tus.upload.part',
+    HEAD: 'storage.tus.upload.get',
+    DELETE: 'storage.tus.upload.delete',
+  }
   const resumable = answer(async (c) => {
-    const who = await requester(c)
+    const who = await requester(c, TUS_OPERATIONS[c.req.method] ?? 'storage.tus.options')
     requesters.set(c.req.raw, who)
     return tus.handleWeb(c.req.raw)
   })

@@ -128,8 +128,9 @@ select ok(
   'a 25 MiB file sealed with age (16 bytes per 64 KiB chunk, a header under 1 KiB) fits the sealed bound'
 );
 select policies_are('storage', 'objects',
-  array['contact_attachments_anon_insert', 'contact_attachments_staff_select'],
-  'storage.objects has exactly two policies: anon inserts, staff read');
+  array['contact_attachments_anon_insert', 'contact_attachments_staff_select',
+        'conversation_files_staff_insert', 'conversation_files_staff_select', 'conversation_files_visitor_select'],
+  'storage.objects has exactly the sealed files'' policies: the form''s two (anon inserts, staff read), and the conversation''s three (reply_files.test.sql)');
 select policy_cmd_is('storage', 'objects', 'contact_attachments_anon_insert', 'insert', 'anon''s policy is for INSERT only');
 select policy_roles_are('storage', 'objects', 'contact_attachments_anon_insert', array['anon'], '... and for anon only');
 select policy_cmd_is('storage', 'objects', 'contact_attachments_staff_select', 'select', 'staff''s policy is for SELECT only');

@@ -148,7 +148,7 @@ test('an alias sends; the panel shows the reference and the receipt; a fresh bro
       string,
       unknown
     >
-    expect(opened).toMatchObject({ v: 1, from: 'visitor', inquiry_id: row!.id })
+    expect(opened).toMatchObject({ v: 2, from: 'visitor', inquiry_id: row!.id, attachments: [] })
     expect(opened.body).toContain(followUpMarker)
   }
 

@@ -111,7 +111,8 @@ test('staff read a sealed inquiry by its reference, reply sealed to the visitor 
       unknown
     >
     expect(opened).toMatchObject({
-      v: 1,
+      v: 2,
+      attachments: [],
       id: message?.id,
       inquiry_id: inquiry.id,
       from: 'agency',

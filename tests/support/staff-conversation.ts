@@ -51,7 +51,13 @@ async function sql<Row extends pg.QueryResultRow>(text: string, params: unknown[
 
 export type Fields = { name: string; contact: string; message: string }
 
-export type StoredInquiry = { id: string; reference: string; receipt: ReceiptKeys | null }
+/** `words`: the receipt as the visitor types it on /replies (null for version 1). */
+export type StoredInquiry = {
+  id: string
+  reference: string
+  receipt: ReceiptKeys | null
+  words: string | null
+}
 
 /**
  * An inquiry stored as the site stores one. Version 2 (the default): a receipt is made, its
@@ -65,8 +71,11 @@ export async function storeInquiry(fields: Fields, version: 1 | 2 = 2): Promise<
   const context = { id, now: Date.now(), userAgent: 'e2e' }
   let sealed: string
   let receipt: ReceiptKeys | null = null
+  let words: string | null = null
   if (version === 2) {
-    receipt = await deriveReceiptKeys(generateReceipt())
+    const made = generateReceipt()
+    words = made
+    receipt = await deriveReceiptKeys(made)
     const document = buildDocument(base, { ...context, replyTo: receipt.recipient })
     sealed = await seal(padDocument(document, filler), [agency.recipient, receipt.recipient])
   } else {
@@ -83,7 +92,7 @@ export async function storeInquiry(fields: Fields, version: 1 | 2 = 2): Promise<
      values ($1, $2, $3, decode($4, 'hex'))`,
     [id, await keySetId([agency.recipient]), sealed, receipt?.mailboxHash ?? null],
   )
-  return { id, reference: id.slice(0, 8), receipt }
+  return { id, reference: id.slice(0, 8), receipt, words }
 }
 
 /**

@@ -195,6 +195,13 @@ export const copy = {
       'The file could not be fetched: you are offline or the server cannot be reached. Try again.',
     'not-found': 'The file is no longer stored: it may have been removed with its inquiry.',
     failed: 'The file could not be fetched. Check the connection and try again.',
+    /** A reply's file: sealed by the agency, so the sentences that name the sender say so. */
+    reply: {
+      opened:
+        'Opened on this device and checked: it is the file the agency sent. Saved to your downloads.',
+      mismatch:
+        'This file opened, but it is not the file the reply lists (its fingerprint does not match). It was not saved.',
+    },
   },
   conversation: {
     heading: 'Conversation',
@@ -219,10 +226,32 @@ export const copy = {
     sent: 'Reply sent, sealed. The inquiry is marked responded.',
     empty: 'Write the reply first.',
     offline:
-      'You are offline: the reply was not sent. It is still in the field: send it when you are back online.',
+      'You are offline: the reply was not sent. It is still in the field, with its files: send it when you are back online.',
     failed:
-      'The reply could not be sent. It is still in the field: check the connection and try again.',
+      'The reply could not be sent. It is still in the field, with its files: check the connection and try again.',
     refusedClosed: 'This inquiry is closed: it takes no more replies.',
+    files: 'Files (optional)',
+    filesHint: (files: number, perFile: string) =>
+      `Up to ${files} files, up to ${perFile} each, any type; sealed on this device to the visitor and the agency’s keys, names included.`,
+    filesListLabel: 'Files for this reply',
+    remove: 'Remove',
+    removeLabel: (name: string) => `Remove ${name}`,
+    tooMany: (count: number, limit: number) =>
+      `${count} files are attached; a reply takes ${limit}. Remove ${count - limit} to send.`,
+    tooLarge: (name: string, size: string, perFile: string) =>
+      `“${name}” is ${size}; a file may be ${perFile} at most. Remove it, or attach a smaller version.`,
+    emptyFile: (name: string) =>
+      `“${name}” is empty (0 bytes). Remove it, or attach the right file.`,
+    sealingFiles: 'Sealing the files on this device…',
+    uploading: (sent: string, total: string) => `Uploading the sealed files: ${sent} of ${total}`,
+    filesRefused:
+      'The server refused the files, so nothing was sent: the inquiry may have been closed meanwhile. The reply and its files are still here.',
+    fileUnreadable:
+      'A file could not be read (moved, deleted or changed since it was picked), so nothing was sent. Remove it and attach it again.',
+    tooLong:
+      'This reply is too long to seal with these files’ names: shorten it, or send some of the files in another reply. Nothing was sent.',
+    busy: 'The server is busy right now, so nothing was sent. The reply and its files are still here: try again in a minute.',
+    messageFiles: 'Files of this message',
     unsealable:
       'This inbox cannot seal a reply: it was built without the agency’s keys. Ask whoever deploys it to set VITE_SUBMISSION_RECIPIENTS.',
   },

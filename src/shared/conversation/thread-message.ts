@@ -6,43 +6,98 @@
  * recipient, so the receipt reads the whole thread back. README.md beside this file states it.
  */
 import { z } from '../zod'
-import { FILLER, padJson } from '../submission/sealed-document'
+import {
+  attachmentSchema,
+  FILLER,
+  padJson,
+  type SealedAttachment,
+} from '../submission/sealed-document'
+import { ATTACHMENT_LIMITS } from '../submission/attachments'
 import { LIMITS } from '../submission/fields'
+import { REPLY_FILE_OBJECT_NAME, replyFileFolder } from './reply-files'
 
-export const THREAD_MESSAGE_VERSION = 1
+/**
+ * Written as `v`. Version 2 adds `attachments`, always present (empty when none): the message's
+ * sealed files, stored under `<inquiry_id>/<id>/` in the conversation's bucket (reply-files.ts).
+ * Version 1 (messages from before files) is still read, without files.
+ */
+export const THREAD_MESSAGE_VERSION = 2
 
 /** A message's body has the brief's limit: a reply is as long as a brief may be. */
 export const THREAD_MESSAGE_MAX = LIMITS.message
 
 export const threadMessageBodySchema = z.string().trim().min(1).max(THREAD_MESSAGE_MAX)
 
-export const threadMessageSchema = z.object({
-  v: z.literal(THREAD_MESSAGE_VERSION),
-  /** The message's id, made by the sender once and kept across retries: the row's id. */
-  id: z.uuid(),
-  /** The inquiry (contact_submissions.id) the message belongs to. */
-  inquiry_id: z.uuid(),
-  from: z.enum(['visitor', 'agency']),
-  body: threadMessageBodySchema,
-  /** When Send was pressed, ISO 8601 UTC, by the sender's clock. */
-  sent_at: z.iso.datetime(),
-  pad: z.string().regex(FILLER),
+/** One file of a message: as an inquiry's attachment, its object in the conversation's bucket. */
+export const threadFileSchema = attachmentSchema.extend({
+  object: z.string().regex(REPLY_FILE_OBJECT_NAME),
 })
 
+export const threadMessageSchema = z
+  .object({
+    v: z.union([z.literal(1), z.literal(2)]),
+    /** The message's id, made by the sender once and kept across retries: the row's id. */
+    id: z.uuid(),
+    /** The inquiry (contact_submissions.id) the message belongs to. */
+    inquiry_id: z.uuid(),
+    from: z.enum(['visitor', 'agency']),
+    body: threadMessageBodySchema,
+    /** When Send was pressed, ISO 8601 UTC, by the sender's clock. */
+    sent_at: z.iso.datetime(),
+    /** Version 2: the sealed files, each under this message's folder. Absent from version 1. */
+    attachments: z.array(threadFileSchema).max(ATTACHMENT_LIMITS.files).optional(),
+    pad: z.string().regex(FILLER),
+  })
+  .refine(
+    (message) => (message.v === 2) === (message.attachments !== undefined),
+    'attachments come with v2',
+  )
+  .refine(
+    (message) =>
+      (message.attachments ?? []).every((file) =>
+        file.object.startsWith(replyFileFolder(message.inquiry_id, message.id)),
+      ),
+    "every file's object is under the message's folder",
+  )
+
 export type ThreadMessage = z.output<typeof threadMessageSchema>
-/** A message as the sealer takes it: everything but the version and the filler. */
-export type ThreadMessageDraft = Omit<ThreadMessage, 'v' | 'pad'>
+/** A message as the sealer takes it: everything but the version and the filler, files listed. */
+export type ThreadMessageDraft = Omit<ThreadMessage, 'v' | 'pad' | 'attachments'> & {
+  attachments: SealedAttachment[]
+}
+
+/** A message's files: none for version 1. */
+export const filesOf = (message: Pick<ThreadMessage, 'attachments'>): SealedAttachment[] =>
+  message.attachments ?? []
 
 export function buildThreadMessage(
   body: string,
-  context: { id: string; inquiryId: string; from: ThreadMessage['from']; now: number },
+  context: {
+    id: string
+    inquiryId: string
+    from: ThreadMessage['from']
+    now: number
+    /** The message's sealed files, already stored under its folder (none when absent). */
+    attachments?: SealedAttachment[]
+  },
 ): ThreadMessageDraft {
+  const attachments = context.attachments ?? []
+  const folder = replyFileFolder(context.inquiryId, context.id)
+  if (
+    attachments.length > ATTACHMENT_LIMITS.files ||
+    !attachments.every(
+      (file) => REPLY_FILE_OBJECT_NAME.test(file.object) && file.object.startsWith(folder),
+    )
+  ) {
+    throw new TypeError("a message's files are at most five, under its own folder")
+  }
   return {
     id: context.id,
     inquiry_id: context.inquiryId,
     from: context.from,
     body: threadMessageBodySchema.parse(body),
     sent_at: new Date(context.now).toISOString(),
+    attachments,
   }
 }
 
@@ -59,6 +114,13 @@ export function padThreadMessage(
       from: message.from,
       body: message.body,
       sent_at: message.sent_at,
+      attachments: message.attachments.map(({ object, name, type, size, sha256 }) => ({
+        object,
+        name,
+        type,
+        size,
+        sha256,
+      })),
     },
     filler,
   )
@@ -92,7 +154,7 @@ export function parseThreadMessage(
   if (typeof value !== 'object' || value === null || !('v' in value)) {
     throw new ThreadMessageError('invalid')
   }
-  if (value.v !== THREAD_MESSAGE_VERSION) throw new ThreadMessageError('unknown-version')
+  if (value.v !== 1 && value.v !== 2) throw new ThreadMessageError('unknown-version')
   const parsed = threadMessageSchema.safeParse(value)
   if (!parsed.success) throw new ThreadMessageError('invalid')
   const message = parsed.data

@@ -1,20 +1,27 @@
 import { useId, useRef, useState, type FormEvent } from 'react'
 import { repliesFieldClasses as inputClasses } from './replies-field'
 import { THREAD_MESSAGE_MAX } from '../../../shared/conversation/thread-message'
-import type { Conversation, OpenedMessage } from './open-conversation'
+import { formatBytes } from '../../../shared/submission/attachments'
+import type { SealedAttachment } from '../../../shared/submission/sealed-document'
+import type { Conversation, FileDownloadOutcome, OpenedMessage } from './open-conversation'
 import { conversationCopy as copy, formatWhen } from './replies-copy'
 import { sendFollowUp, type FollowUpDependencies } from './send-follow-up'
 
+type FileState = 'working' | FileDownloadOutcome
+
 /**
- * An open conversation: its status, the messages opened in this browser (oldest first), and the
- * form to write back. Loaded after "Open", with the crypto.
+ * An open conversation: its status, the messages opened in this browser (oldest first), each
+ * reply's files with "Download", and the form to write back. Loaded after "Open", with the crypto.
  */
 export function ConversationView({
   conversation,
   dependencies,
+  download,
 }: {
   conversation: Conversation
   dependencies: FollowUpDependencies
+  /** Fetches, opens, checks and saves one of a reply's files. */
+  download: (file: SealedAttachment) => Promise<FileDownloadOutcome>
 }) {
   const fieldId = useId()
   const statusId = useId()
@@ -41,7 +48,14 @@ export function ConversationView({
     }
     setMessages((shown) => [
       ...shown,
-      { id, from: 'visitor', at: new Date().toISOString(), body: body.trim(), inquiry: false },
+      {
+        id,
+        from: 'visitor',
+        at: new Date().toISOString(),
+        body: body.trim(),
+        inquiry: false,
+        files: [],
+      },
     ])
     draftId.current = null
     setBody('')
@@ -76,6 +90,7 @@ export function ConversationView({
             <p className="mt-2 break-words whitespace-pre-wrap">
               {message.body ?? <em className="text-muted">{copy.unopenable}</em>}
             </p>
+            {message.files.length > 0 && <MessageFiles files={message.files} download={download} />}
           </li>
         ))}
       </ol>
@@ -112,5 +127,63 @@ export function ConversationView({
         {status?.text ?? ''}
       </p>
     </section>
+  )
+}
+
+/** A reply's files: name, type and size (as the sealed reply lists them), each with "Download". */
+function MessageFiles({
+  files,
+  download,
+}: {
+  files: readonly SealedAttachment[]
+  download: (file: SealedAttachment) => Promise<FileDownloadOutcome>
+}) {
+  const [states, setStates] = useState<Record<string, FileState>>({})
+  const set = (object: string, state: FileState) =>
+    setStates((current) => ({ ...current, [object]: state }))
+  const fetchFile = async (file: SealedAttachment) => {
+    set(file.object, 'working')
+    try {
+      set(file.object, await download(file))
+    } catch (error) {
+      console.error('A reply’s file could not be opened:', error)
+      set(file.object, 'failed')
+    }
+  }
+  return (
+    <ul aria-label={copy.files.label} className="mt-3 grid gap-2">
+      {files.map((file) => {
+        const state = states[file.object]
+        const failed = state !== undefined && state !== 'working' && state !== 'opened'
+        return (
+          <li
+            key={file.object}
+            className="grid gap-2 rounded-xl border border-line px-4 py-3 text-sm sm:grid-cols-[1fr_auto] sm:items-center"
+          >
+            <span className="min-w-0 break-words">
+              <span className="font-medium text-text">{file.name}</span>{' '}
+              <span className="text-muted">
+                ({file.type || copy.files.noType}, {formatBytes(file.size)})
+              </span>
+            </span>
+            <button
+              type="button"
+              disabled={state === 'working'}
+              aria-label={copy.files.downloadLabel(file.name)}
+              onClick={() => void fetchFile(file)}
+              className="inline-flex min-h-11 items-center justify-center rounded-full border border-line px-4 py-2 text-text hover:border-mint focus-visible:outline-2 focus-visible:outline-mint disabled:opacity-70"
+            >
+              {copy.files.download}
+            </button>
+            <p
+              role="status"
+              className={`min-h-5 sm:col-span-2 ${failed ? 'text-danger' : 'text-muted'}`}
+            >
+              {state ? copy.files[state] : ''}
+            </p>
+          </li>
+        )
+      })}
+    </ul>
   )
 }

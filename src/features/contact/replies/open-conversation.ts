@@ -1,8 +1,9 @@
 /**
  * The replies page's crypto chunk, loaded when the visitor presses "Open" (never with the page):
  * reads the receipt, derives its keys, opens the conversation through thread-rpc.ts and each of
- * its messages with the receipt's identity, and seals the visitor's follow-ups. The identity and
- * the token stay in memory, in what this returns; nothing here logs or stores them.
+ * its messages with the receipt's identity, seals the visitor's follow-ups, and downloads and
+ * opens the files of the agency's replies. The identity and the token stay in memory, in what
+ * this returns; nothing here logs or stores them.
  */
 import { armor, Decrypter } from 'age-encryption'
 import {
@@ -12,12 +13,22 @@ import {
   type ReceiptProblem,
 } from '../../../shared/conversation/receipt'
 import {
+  CONVERSATION_FILES_BUCKET,
+  MAILBOX_TOKEN_HEADER,
+} from '../../../shared/conversation/reply-files'
+import {
   buildThreadMessage,
+  filesOf,
   padThreadMessage,
   parseThreadMessage,
 } from '../../../shared/conversation/thread-message'
+import { fitsDevice, openAttachment, type OpenedAttachment } from '../../../shared/files/open-file'
+import { downloadBlob } from '../../../shared/files/save-file-browser'
 import type { ThreadView } from '../../../shared/database-types'
-import { parseSealedDocument } from '../../../shared/submission/sealed-document'
+import {
+  parseSealedDocument,
+  type SealedAttachment,
+} from '../../../shared/submission/sealed-document'
 import { siteEnv } from '../../../lib/env'
 import { randomFiller, recipientSet, sealText } from '../sealing/seal-submission'
 import { readThread, type ReadOutcome } from '../send-to-supabase'
@@ -32,6 +43,8 @@ export type OpenedMessage = {
   /** The text: the brief for the inquiry, the body for the rest; null when it cannot be opened. */
   body: string | null
   inquiry: boolean
+  /** The agency's reply's sealed files, as the reply lists them (none for the visitor's). */
+  files: SealedAttachment[]
 }
 
 /** An open conversation: what the page shows, and the keys to go on with (memory only). */
@@ -94,15 +107,18 @@ async function openMessage(
   inquiryId: string,
   identity: string,
 ): Promise<OpenedMessage> {
-  const shown = { id: row.id, from: row.direction, at: row.created_at, inquiry }
+  const shown = { id: row.id, from: row.direction, at: row.created_at, inquiry, files: [] }
   try {
     const text = await decrypt(row.sealed, identity)
     if (inquiry) {
+      // The inquiry's own files are sealed to the agency alone: the receipt does not open them.
       const document = parseSealedDocument(text)
       return { ...shown, body: document.id === row.id ? document.message : null }
     }
     const message = parseThreadMessage(text, { id: row.id, inquiryId, direction: row.direction })
-    return { ...shown, body: message.body }
+    // Storage shows the visitor only the agency's files (its policy), so only those are listed.
+    const files = row.direction === 'agency' ? filesOf(message) : []
+    return { ...shown, body: message.body, files }
   } catch {
     return { ...shown, body: null }
   }
@@ -131,4 +147,54 @@ export async function sealFollowUp(
     [...agency, conversation.keys.recipient],
   )
   return { id, mailbox_token: conversation.keys.mailboxToken, sealed }
+}
+
+/** The browser says it is offline (where it says nothing, it is taken as online). */
+const isOffline = () => navigator.onLine === false
+
+/**
+ * What "Download" came to, for the sentence beside the file: opened (and saved), or why not:
+ * the file's own problems (openAttachment's), offline or no answer, no longer stored, or another
+ * failure.
+ */
+export type FileDownloadOutcome = OpenedAttachment['kind'] | 'offline' | 'not-found' | 'failed'
+
+/**
+ * Fetches a reply's file from the conversation's bucket as anon, with the mailbox token in the
+ * header Storage's policy reads (never in the address), opens it with the receipt's identity,
+ * checks its size and SHA-256 against the reply, and hands it to the browser as an ordinary
+ * download under its original name. Nothing decrypted is stored.
+ */
+export async function downloadReplyFile(
+  file: SealedAttachment,
+  conversation: Conversation,
+): Promise<FileDownloadOutcome> {
+  if (!fitsDevice(file.size)) return 'too-large'
+  if (isOffline()) return 'offline'
+  let ciphertext: Blob
+  try {
+    const { supabase } = await import('../../../lib/supabase')
+    const { data, error } = await supabase.storage
+      .from(CONVERSATION_FILES_BUCKET)
+      .setHeader(MAILBOX_TOKEN_HEADER, conversation.keys.mailboxToken)
+      .download(file.object)
+    if (error || !data) {
+      // The server's words go to the console only; the object's name says nothing of the file.
+      console.error('A reply’s file could not be fetched:', error)
+      // Storage's refusals come as HTTP 400 with the real status in `statusCode`.
+      const { status, statusCode } = (error ?? {}) as { status?: unknown; statusCode?: unknown }
+      const real = Number(statusCode)
+      const code = Number.isInteger(real) && real > 0 ? real : Number(status ?? 0)
+      if (code === 404) return 'not-found'
+      if (code === 0) return 'offline'
+      return 'failed'
+    }
+    ciphertext = data
+  } catch (error) {
+    console.error('A reply’s file could not be fetched:', error)
+    return isOffline() ? 'offline' : 'failed'
+  }
+  const opened = await openAttachment(ciphertext, [conversation.keys.identity], file)
+  if (opened.kind === 'opened') downloadBlob(opened.file, file.name)
+  return opened.kind
 }

@@ -5,7 +5,10 @@ import type { RepliesDependencies } from './replies-reader'
 const crypto = () => import('./open-conversation')
 const rpc = () => import('../send-to-supabase')
 
-/** What /replies uses in the browser: the crypto chunk, Supabase, the contact form's outbox. */
+/**
+ * What /replies uses in the browser: the crypto chunk (which also fetches and opens a reply's
+ * files), Supabase, the contact form's outbox.
+ */
 export const browserRepliesDependencies: RepliesDependencies = {
   open: async (text) => {
     const opened = await (await crypto()).openConversation(text)
@@ -19,4 +22,5 @@ export const browserRepliesDependencies: RepliesDependencies = {
     enqueue: (item) => outbox.enqueue(item),
     isOnline: () => navigator.onLine,
   }),
+  download: async (file, conversation) => (await crypto()).downloadReplyFile(file, conversation),
 }

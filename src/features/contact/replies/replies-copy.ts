@@ -55,4 +55,24 @@ export const conversationCopy = {
   queued:
     'Saved on this device: your message is encrypted and will be sent as soon as our server can be reached.',
   closeHint: 'To leave, close this page: nothing of the conversation stays in it.',
+  /** A reply's files, and what "Download" came to. */
+  files: {
+    label: 'Files sent with this message',
+    noType: 'type not given',
+    download: 'Download',
+    downloadLabel: (name: string) => `Download ${name}`,
+    working: 'Downloading and opening in this browser…',
+    opened: 'Opened in this browser and checked: it is the file we sent. Saved to your downloads.',
+    mismatch:
+      'This file opened, but it is not the file we sent (its fingerprint does not match). It was not saved.',
+    damaged:
+      'This file could not be opened: what is stored is damaged or incomplete. It was not saved.',
+    'other-key': 'This file could not be opened with your receipt. It was not saved.',
+    'too-large':
+      'This file is too large to open on this device. Open the conversation on a computer and download it there.',
+    offline:
+      'The file could not be fetched: you seem to be offline, or our server cannot be reached. Check your connection and try again.',
+    'not-found': 'This file is no longer stored: it may have been deleted with the conversation.',
+    failed: 'The file could not be fetched just now. Please try again later.',
+  },
 } as const

@@ -4,12 +4,20 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { REQUIRED_FIELDS_MESSAGE } from '../contact-copy'
 import { threadFailureMessages } from '../thread-copy'
-import type { Conversation, OpenOutcome } from './open-conversation'
+import type { Conversation, FileDownloadOutcome, OpenOutcome } from './open-conversation'
 import { RepliesReader, type RepliesDependencies } from './replies-reader'
 import { conversationCopy, repliesCopy } from './replies-copy'
 import type { FollowUpDependencies } from './send-follow-up'
 
 const INQUIRY = '3b241101-e2bb-4255-8caf-4136c566a962'
+const DECK = {
+  object: `${INQUIRY}/5d41402a-bc4b-4a76-b971-9d911017c592/6f1e8c2a-0b3d-4e5f-8a9b-0c1d2e3f4a5b`,
+  name: 'Launch plan.pdf',
+  type: 'application/pdf',
+  size: 2_500_000,
+  sha256: 'a'.repeat(64),
+}
+const SHEET = { ...DECK, object: DECK.object.replace(/.$/, 'c'), name: 'Tokens.csv', type: '' }
 const conversation = (over: Partial<Conversation> = {}): Conversation => ({
   inquiryId: INQUIRY,
   reference: INQUIRY.slice(0, 8),
@@ -22,15 +30,27 @@ const conversation = (over: Partial<Conversation> = {}): Conversation => ({
       at: '2026-11-25T10:00:00Z',
       body: 'Our launch brief.',
       inquiry: true,
+      files: [],
     },
-    { id: 'a1', from: 'agency', at: '2026-11-25T11:00:00Z', body: 'We can help.', inquiry: false },
-    { id: 'a2', from: 'agency', at: '2026-11-25T12:00:00Z', body: null, inquiry: false },
+    {
+      id: 'a1',
+      from: 'agency',
+      at: '2026-11-25T11:00:00Z',
+      body: 'We can help.',
+      inquiry: false,
+      files: [DECK, SHEET],
+    },
+    { id: 'a2', from: 'agency', at: '2026-11-25T12:00:00Z', body: null, inquiry: false, files: [] },
   ],
   keys: { identity: 'AGE-SECRET-KEY-1X', recipient: 'age1x', mailboxToken: 'ab'.repeat(32) },
   ...over,
 })
 
-function setup(outcome: OpenOutcome, followUp: Partial<FollowUpDependencies> = {}) {
+function setup(
+  outcome: OpenOutcome,
+  followUp: Partial<FollowUpDependencies> = {},
+  download: RepliesDependencies['download'] = vi.fn(async () => 'opened' as const),
+) {
   const follow: FollowUpDependencies = {
     seal: vi.fn(async (_body: string, id: string) => ({
       id,
@@ -45,6 +65,7 @@ function setup(outcome: OpenOutcome, followUp: Partial<FollowUpDependencies> = {
   const dependencies: RepliesDependencies = {
     open: vi.fn(async () => outcome),
     followUp: () => follow,
+    download,
   }
   render(<RepliesReader dependencies={dependencies} />)
   const user = userEvent.setup()
@@ -101,7 +122,7 @@ describe('RepliesReader', () => {
     expect(screen.getByText(conversationCopy.status.answered)).toBeTruthy()
     const items = screen
       .getByRole('list', { name: conversationCopy.threadLabel })
-      .querySelectorAll('li')
+      .querySelectorAll(':scope > li')
     expect([...items].map((item) => item.textContent)).toEqual([
       expect.stringContaining('Our launch brief.'),
       expect.stringContaining('We can help.'),
@@ -109,6 +130,51 @@ describe('RepliesReader', () => {
     ])
     // The receipt is gone from the page once the conversation is open.
     expect(screen.queryByRole('textbox', { name: repliesCopy.receiptLabel })).toBeNull()
+  })
+
+  it('lists a reply’s files (name, type, size) with Download, and says what each came to', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const outcomes: FileDownloadOutcome[] = ['opened', 'mismatch']
+    const download = vi.fn<RepliesDependencies['download']>(async () => outcomes.shift()!)
+    const { user, openWith } = setup({ kind: 'opened', conversation: conversation() }, {}, download)
+    await openWith('the twelve words')
+    const list = await screen.findByRole('list', { name: conversationCopy.files.label })
+    expect(list.textContent).toContain('Launch plan.pdf (application/pdf, 2.4 MB)')
+    expect(list.textContent).toContain(`Tokens.csv (${conversationCopy.files.noType}, 2.4 MB)`)
+    expect(screen.getAllByRole('list', { name: conversationCopy.files.label })).toHaveLength(1)
+
+    await user.click(
+      screen.getByRole('button', { name: conversationCopy.files.downloadLabel('Launch plan.pdf') }),
+    )
+    expect(await screen.findByText(conversationCopy.files.opened)).toBeTruthy()
+    await user.click(
+      screen.getByRole('button', { name: conversationCopy.files.downloadLabel('Tokens.csv') }),
+    )
+    expect(await screen.findByText(conversationCopy.files.mismatch)).toBeTruthy()
+    expect(download.mock.calls.map(([file, open]) => [file.name, open.inquiryId])).toEqual([
+      ['Launch plan.pdf', INQUIRY],
+      ['Tokens.csv', INQUIRY],
+    ])
+  })
+
+  it.each([
+    ['too-large', conversationCopy.files['too-large']],
+    ['offline', conversationCopy.files.offline],
+    ['damaged', conversationCopy.files.damaged],
+    ['not-found', conversationCopy.files['not-found']],
+  ] as const)('a download that comes to %s says so in a sentence', async (outcome, sentence) => {
+    const { user, openWith } = setup(
+      { kind: 'opened', conversation: conversation() },
+      {},
+      async () => outcome,
+    )
+    await openWith('the twelve words')
+    await user.click(
+      await screen.findByRole('button', {
+        name: conversationCopy.files.downloadLabel('Tokens.csv'),
+      }),
+    )
+    expect(await screen.findByText(sentence)).toBeTruthy()
   })
 
   it('writes back: refuses an empty message, sends one sealed under one id, shows it', async () => {

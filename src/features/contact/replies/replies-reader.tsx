@@ -1,7 +1,8 @@
 import { lazy, Suspense, useEffect, useId, useState, type FormEvent } from 'react'
 import { repliesFieldClasses as inputClasses } from './replies-field'
 import { useHydrated } from '../../../lib/use-hydrated'
-import type { Conversation, OpenOutcome } from './open-conversation'
+import type { Conversation, FileDownloadOutcome, OpenOutcome } from './open-conversation'
+import type { SealedAttachment } from '../../../shared/submission/sealed-document'
 import { formatWhen, repliesCopy as copy } from './replies-copy'
 import type { FollowUpDependencies } from './send-follow-up'
 
@@ -9,10 +10,14 @@ const ConversationView = lazy(() =>
   import('./conversation-view').then((module) => ({ default: module.ConversationView })),
 )
 
-/** What the reader needs: opening a receipt, and what writing back needs once it is open. */
+/**
+ * What the reader needs: opening a receipt, what writing back needs once it is open, and fetching
+ * and opening a reply's file.
+ */
 export type RepliesDependencies = {
   open: (text: string) => Promise<OpenOutcome>
   followUp: (conversation: Conversation) => FollowUpDependencies
+  download: (file: SealedAttachment, conversation: Conversation) => Promise<FileDownloadOutcome>
 }
 
 /** The sentence for every way opening can fail. */
@@ -98,6 +103,7 @@ export function RepliesReader({ dependencies }: { dependencies: RepliesDependenc
         <ConversationView
           conversation={conversation}
           dependencies={dependencies.followUp(conversation)}
+          download={(file) => dependencies.download(file, conversation)}
         />
       </Suspense>
     )

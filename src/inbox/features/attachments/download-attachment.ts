@@ -8,19 +8,19 @@ import { downloadBlob } from '../../../shared/files/save-file-browser'
 export type DownloadOutcome = OpenedAttachment['kind'] | 'offline' | 'not-found' | 'failed'
 
 /**
- * Fetches an attachment's ciphertext with the staff session (Storage lets signed-in staff at aal2
- * read the bucket; nobody else), opens it on this device and, when it is the file the document
- * describes, hands it to the browser under its original name.
+ * Fetches a sealed file's ciphertext with the staff session (Storage lets signed-in staff at aal2
+ * read the form's bucket and the conversation's; no other account), opens it on this device and,
+ * when it is the file the document or message describes, hands it to the browser under its
+ * original name.
  */
 export async function downloadAttachment(
   attachment: SealedAttachment,
   identities: readonly string[],
+  bucket: string = ATTACHMENTS_BUCKET,
 ): Promise<DownloadOutcome> {
   if (!fitsDevice(attachment.size)) return 'too-large'
   if (typeof navigator !== 'undefined' && navigator.onLine === false) return 'offline'
-  const { data, error } = await supabase.storage
-    .from(ATTACHMENTS_BUCKET)
-    .download(attachment.object)
+  const { data, error } = await supabase.storage.from(bucket).download(attachment.object)
   if (error || !data) {
     // The server's words go to the console only.
     console.error('inbox: attachment download failed', error)

@@ -2,8 +2,10 @@
 import { generateIdentity, identityToRecipient } from 'age-encryption'
 import { describe, expect, it } from 'vitest'
 import { deriveReceiptKeys, generateReceipt } from '../../../shared/conversation/receipt'
-import { buildThreadMessage } from '../../../shared/conversation/thread-message'
-import { isAgeArmor } from '../../../shared/submission/sealed-row'
+import { listedFileName, replyFileObjectName } from '../../../shared/conversation/reply-files'
+import { buildThreadMessage, filesOf } from '../../../shared/conversation/thread-message'
+import { ATTACHMENT_LIMITS } from '../../../shared/submission/attachments'
+import { isAgeArmor, SEALED_MAX_CHARS } from '../../../shared/submission/sealed-row'
 import { ReplySealingError, sealReply } from './seal-reply'
 import { openThreadMessage, type ThreadRow } from './thread'
 
@@ -67,6 +69,62 @@ describe('sealReply', () => {
     await expect(
       sealReply(draft, { replyTo: 'age1notarecipient', agency: [(await agencyKey()).recipient] }),
     ).rejects.toEqual(new ReplySealingError('invalid-recipient'))
+  })
+})
+
+describe('a reply with files', () => {
+  /** `count` files whose names are `name` (cut as a message lists them), under the reply's folder. */
+  const files = (id: string, count: number, name: string) =>
+    Array.from({ length: count }, () => ({
+      object: replyFileObjectName(inquiryId, id, crypto.randomUUID()),
+      name: listedFileName(name),
+      type: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+      size: ATTACHMENT_LIMITS.bytesPerFile,
+      sha256: 'f'.repeat(64),
+    }))
+  /** The visitor's recipient and ten agency keys: the most a reply is sealed to. */
+  const recipients = async () => ({
+    replyTo: (await deriveReceiptKeys(generateReceipt())).recipient,
+    agency: await Promise.all(
+      Array.from({ length: 10 }, async () => (await agencyKey()).recipient),
+    ),
+  })
+
+  it('lists its files inside the seal, and the longest plain reply fits with five long names', async () => {
+    const id = crypto.randomUUID()
+    const agency = await agencyKey()
+    const listed = files(id, ATTACHMENT_LIMITS.files, `${'Quarterly report '.repeat(20)}.pdf`)
+    const to = await recipients()
+    const sealed = await sealReply(
+      buildThreadMessage('x'.repeat(5000), {
+        id,
+        inquiryId,
+        from: 'agency',
+        now: NOW,
+        attachments: listed,
+      }),
+      { ...to, agency: [agency.recipient, ...to.agency.slice(1)] },
+    )
+    expect(sealed.length).toBeLessThanOrEqual(SEALED_MAX_CHARS)
+    expect(sealed).not.toContain('Quarterly')
+    const entry = await openThreadMessage(agencyRow(id, sealed), inquiryId, [agency.identity])
+    expect('message' in entry.opened && filesOf(entry.opened.message)).toEqual(listed)
+  })
+
+  it('refuses, before anything is stored, a reply too long to seal with its files’ names', async () => {
+    const id = crypto.randomUUID()
+    // Characters JSON writes as six bytes each, in the body and in five names of 255.
+    const escaped = '\u0001'
+    const draft = buildThreadMessage(escaped.repeat(5000), {
+      id,
+      inquiryId,
+      from: 'agency',
+      now: NOW,
+      attachments: files(id, ATTACHMENT_LIMITS.files, escaped.repeat(400)),
+    })
+    await expect(sealReply(draft, await recipients())).rejects.toEqual(
+      new ReplySealingError('too-long'),
+    )
   })
 })
 

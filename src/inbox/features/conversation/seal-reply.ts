@@ -10,11 +10,16 @@ import {
   type ThreadMessageDraft,
 } from '../../../shared/conversation/thread-message'
 import { AGE_RECIPIENT } from '../../../shared/submission/sealed-document'
-import { isAgeArmor } from '../../../shared/submission/sealed-row'
+import { isAgeArmor, SEALED_MAX_CHARS } from '../../../shared/submission/sealed-row'
 
-/** Why a reply could not be sealed: no agency recipients in this build, or a malformed one. */
+/**
+ * Why a reply could not be sealed: no agency recipients in this build, or a malformed one; too
+ * long for the database's bound once sealed (a long reply with many long file names); age failing.
+ */
 export class ReplySealingError extends Error {
-  constructor(readonly problem: 'no-agency-recipients' | 'invalid-recipient' | 'encrypt-failed') {
+  constructor(
+    readonly problem: 'no-agency-recipients' | 'invalid-recipient' | 'too-long' | 'encrypt-failed',
+  ) {
     super(`the reply could not be sealed (${problem})`)
     this.name = 'ReplySealingError'
   }
@@ -47,6 +52,7 @@ export async function sealReply(
     throw new ReplySealingError('invalid-recipient')
   }
   const sealed = armor.encode(await encrypter.encrypt(padThreadMessage(draft, randomFiller)))
+  if (sealed.length > SEALED_MAX_CHARS) throw new ReplySealingError('too-long')
   // What leaves here is an age armor the database takes, or nothing.
   if (!isAgeArmor(sealed)) throw new ReplySealingError('encrypt-failed')
   return sealed

@@ -9,7 +9,12 @@ import { contactChannel } from '../conversation/channel-links'
 import { AnswerLinks } from '../conversation/answer-links'
 import { ThreadView } from '../conversation/thread-view'
 import { AttachmentList } from '../attachments/attachment-list'
-import type { ReplyOutcome, ThreadState } from '../conversation/use-thread'
+import type {
+  ReplyDraft,
+  ReplyOutcome,
+  ReplyProgress,
+  ThreadState,
+} from '../conversation/use-thread'
 
 // The reply's code (the message's contract and its checks) loads with the key's, never on the
 // first screen.
@@ -37,7 +42,10 @@ export function InquiryDetail({
   thread: ThreadState
   onBack: () => void
   onChanged: (inquiry: Inquiry) => void
-  onReply: (body: string, id: string) => Promise<ReplyOutcome>
+  onReply: (
+    draft: ReplyDraft,
+    onProgress: (progress: ReplyProgress) => void,
+  ) => Promise<ReplyOutcome>
   onRetryThread: () => void
 }) {
   const [error, setError] = useState<string | null>(null)
@@ -190,6 +198,7 @@ export function InquiryDetail({
             brief={fields.message}
             receivedAt={inquiry.created_at}
             thread={thread}
+            identities={identities}
             onRetry={onRetryThread}
           />
           {!fields.reply_to ? (
