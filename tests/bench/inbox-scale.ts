@@ -19,10 +19,7 @@ import { randomUUID } from 'node:crypto'
 import { chromium, expect, type Page } from '@playwright/test'
 import { build, preview } from 'vite'
 import { copy } from '../../src/inbox/content/copy'
-import { sealSubmission } from '../../src/features/contact/sealing/seal-submission'
-import { buildDocument } from '../../src/shared/submission/sealed-document'
 import { totpCode } from '../../supabase/local/auth/totp'
-import { ensureDevIdentity } from '../../supabase/local/dev-identity'
 import { startLocalBackend } from '../../supabase/local/local-backend'
 import { runStaff } from '../../supabase/staff/staff-command'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
@@ -35,6 +32,7 @@ import {
   unlock,
 } from '../support/staff-inbox'
 import { median } from './lighthouse-audit'
+import { seedInquiries } from './seed-inquiries'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const ROWS = 2000
@@ -42,43 +40,6 @@ const CPU_SLOWDOWN = 4
 const API_PORT = 54362
 const INBOX_PORT = 4197
 const TARGETS = { firstScreenMs: 1000, allOpenMs: 10_000, longestTaskMs: 200 }
-
-/** 2,000 inquiries over 90 days, sealed to the development identity as the public form seals them. */
-async function seedInquiries(
-  query: (sql: string, params: unknown[]) => Promise<unknown>,
-  backendDir: string,
-) {
-  const { recipient } = await ensureDevIdentity(backendDir)
-  const statuses = ['new', 'responded', 'engaged', 'completed', 'declined'] as const
-  for (let index = 0; index < ROWS; index += 1) {
-    const id = randomUUID()
-    const hoursAgo = (index * 90 * 24) / ROWS
-    const document = buildDocument(
-      {
-        name: `Bench inquiry ${index}`,
-        contact: `bench${index}@example.com`,
-        project_type: 'community-building',
-        budget: '25k-50k',
-        message: `Brief ${index}: ${'A launch plan with a community and a budget. '.repeat(20)}`,
-      },
-      { id, now: Date.now() - hoursAgo * 3_600_000, userAgent: 'bench', replyTo: recipient },
-    )
-    const row = await sealSubmission(document, [recipient])
-    // The newest tenth new (some overdue), the rest handled; closed ones recently closed.
-    const status = index < ROWS / 10 ? 'new' : statuses[1 + (index % 4)]!
-    await query(
-      `insert into public.contact_submissions (id, key_id, sealed, created_at)
-       values ($1, $2, $3, now() - make_interval(mins => $4))`,
-      [row.id, row.key_id, row.sealed, Math.round(hoursAgo * 60)],
-    )
-    if (status !== 'new') {
-      await query(`update public.contact_submissions set status = $2 where id = $1`, [
-        row.id,
-        status,
-      ])
-    }
-  }
-}
 
 type Run = {
   unlockMs: number
@@ -167,7 +128,10 @@ async function main() {
   const report: Record<string, unknown> = {}
   try {
     const seeding = performance.now()
-    await seedInquiries((sql, params) => backend.db.query(sql, params), backendDir)
+    await seedInquiries((sql, params) => backend.db.query(sql, params), backendDir, {
+      rows: ROWS,
+      days: 90,
+    })
     console.log(`seeded ${ROWS} sealed inquiries in ${Math.round(performance.now() - seeding)} ms`)
     process.env.VITE_SUPABASE_URL = backend.url
     await build({

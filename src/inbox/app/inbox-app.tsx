@@ -226,6 +226,7 @@ export function InboxApp() {
         const loaded = await loadInquiries(keys, {
           signal,
           previous,
+          reference: linked.current ?? undefined,
           onProgress: (open) => {
             if (signal.aborted) return
             if (previous.length === 0) setInquiries(open.inquiries)

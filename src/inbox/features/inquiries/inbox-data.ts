@@ -6,6 +6,7 @@ import type { Inquiry, InquiryRow } from './inquiry'
 import {
   allPages,
   FIRST_SCREEN_ROWS,
+  idRangeOfReference,
   openInquiry,
   openInSlices,
   sortInquiries,
@@ -86,6 +87,23 @@ async function readUrgentRows(): Promise<InquiryRow[]> {
   return [...waiting.data, ...fresh.data] satisfies InquiryRow[]
 }
 
+/**
+ * The inquiry a staff alert links to, by its reference (a few rows at most could share one): read
+ * on its own, beside the others, so it is opened and shown before the rest of the list is read.
+ */
+async function readReferencedRows(reference: string): Promise<InquiryRow[]> {
+  const [from, to] = idRangeOfReference(reference)
+  const { data, error } = await supabase
+    .from('contact_submissions')
+    .select(COLUMNS)
+    .gte('id', from)
+    .lte('id', to)
+    .order('id')
+    .limit(FIRST_SCREEN_ROWS)
+  if (error) failed('reading the linked inquiry', error)
+  return data satisfies InquiryRow[]
+}
+
 function readOverdueIds(): Promise<string[]> {
   return allPages(async (from, to) => {
     const page = await supabase
@@ -133,6 +151,8 @@ type LoadOptions = {
   previous?: readonly Inquiry[]
   /** Aborted on lock, or by a newer load: the opening stops at the next row. */
   signal?: AbortSignal
+  /** The reference an alert links to: that inquiry is read, opened and heard before any other. */
+  reference?: string
 }
 
 async function openFresh(identities: string[], options: LoadOptions): Promise<Inquiry[]> {
@@ -144,6 +164,8 @@ async function openFresh(identities: string[], options: LoadOptions): Promise<In
   all.catch(() => {})
   const urgent = readUrgentRows()
   urgent.catch(() => {})
+  const referenced = options.reference ? readReferencedRows(options.reference) : null
+  referenced?.catch(() => {})
   const overdueIds = new Set(await overdue)
   const open = rowOpener(identities, options)(overdueIds)
   const opened = new Map<string, Inquiry>()
@@ -155,7 +177,16 @@ async function openFresh(identities: string[], options: LoadOptions): Promise<In
     onProgress({ inquiries: sortInquiries([...opened.values()]), opened: opened.size, total })
   }
 
-  const firstScreen = sortSealedRows(await urgent, overdueIds).slice(0, FIRST_SCREEN_ROWS)
+  // The alert's inquiry before the first screen: the person came for it.
+  if (referenced) {
+    for (const inquiry of await Promise.all((await referenced).map(open)))
+      opened.set(inquiry.id, inquiry)
+    if (opened.size > 0) show(null, true)
+  }
+  const firstScreen = sortSealedRows(
+    (await urgent).filter((row) => !opened.has(row.id)),
+    overdueIds,
+  ).slice(0, FIRST_SCREEN_ROWS)
   await openInSlices(firstScreen, open, (done) => done.forEach((i) => opened.set(i.id, i)))
   show(null, true)
 

@@ -5,7 +5,14 @@ import { sealSubmission } from '../../../features/contact/sealing/seal-submissio
 import { buildDocument } from '../../../shared/submission/sealed-document'
 import { NIGHT_OWL } from '../../../shared/submission/submission-test-fixtures'
 import type { Inquiry, InquiryRow } from './inquiry'
-import { allPages, openInquiry, openInSlices, sortInquiries, sortSealedRows } from './inquiries'
+import {
+  allPages,
+  idRangeOfReference,
+  openInquiry,
+  openInSlices,
+  sortInquiries,
+  sortSealedRows,
+} from './inquiries'
 
 const HOUR = 3_600_000
 const NOW = Date.parse('2026-11-24T12:00:00Z')
@@ -139,6 +146,20 @@ describe('sortSealedRows', () => {
     expect(order).toEqual(
       sortInquiries(rows.map((r) => listed(r, r.id === 'overdue'))).map((i) => i.id),
     )
+  })
+})
+
+describe('idRangeOfReference', () => {
+  it('bounds exactly the ids that begin with the reference, as the database orders UUIDs', () => {
+    const [from, to] = idRangeOfReference('1a2b3c4d')
+    const within = (id: string) => id >= from && id <= to
+    expect(within('1a2b3c4d-0000-4000-8000-000000000000')).toBe(true)
+    expect(within('1a2b3c4d-ffff-4fff-bfff-ffffffffffff')).toBe(true)
+    expect(within('1a2b3c4d-9e1f-4c2a-a3b4-c5d6e7f80912')).toBe(true)
+    expect(within('1a2b3c4c-ffff-4fff-bfff-ffffffffffff')).toBe(false)
+    expect(within('1a2b3c4e-0000-4000-8000-000000000000')).toBe(false)
+    expect(from).toMatch(/^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/)
+    expect(to).toMatch(/^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/)
   })
 })
 

@@ -75,6 +75,15 @@ export function sortSealedRows(rows: InquiryRow[], overdueIds: ReadonlySet<strin
   return byUrgency(rows, (row) => overdueIds.has(row.id))
 }
 
+/**
+ * The ids an inquiry's reference (an alert's `?ref=1a2b3c4d`: its id's first 8 characters) can
+ * stand for, as the bounds of a range: UUIDs order as their lowercase text does, so the database
+ * finds them by its primary key's index without being sent anything but the reference.
+ */
+export function idRangeOfReference(reference: string): [from: string, to: string] {
+  return [`${reference}-0000-0000-0000-000000000000`, `${reference}-ffff-ffff-ffff-ffffffffffff`]
+}
+
 /** The rows a phone's first screen shows: opened, and shown, before any other. */
 export const FIRST_SCREEN_ROWS = 12
 /** The longest a slice of opening keeps the page busy before it lets input and painting in. */
