@@ -6,7 +6,7 @@ import { deriveReceiptKeys, readReceipt } from '../../../shared/conversation/rec
 import { loadWasmSealEngine } from '../../../shared/files/load-wasm-seal-engine'
 import { keySetId } from '../../../shared/submission/sealed-row'
 import { DRAFT, TEST_RECEIPT } from '../contact-test-fixtures'
-import { sealInquiry } from './seal-submission'
+import { preloadFileSealing, sealInquiry } from './seal-submission'
 
 // The real loader, each engine it gives recording which engine sealed a chunk.
 const sealedBy = vi.hoisted(() => [] as string[])
@@ -146,6 +146,12 @@ describe('sealInquiry', () => {
     expect(loadWasmSealEngine).toHaveBeenCalledTimes(1)
     // 200,000 bytes: three full 64 KiB chunks and a last one, all sealed in WebAssembly.
     expect(sealedBy).toEqual(['wasm', 'wasm', 'wasm', 'wasm'])
+  })
+
+  it('starts loading the file engine when asked to (a file was attached)', () => {
+    vi.mocked(loadWasmSealEngine).mockClear()
+    preloadFileSealing()
+    expect(loadWasmSealEngine).toHaveBeenCalledTimes(1)
   })
 
   it('fails closed with no agency recipient, making no receipt', async () => {
