@@ -184,7 +184,9 @@ function payloadWriter(engine: FileSealEngine, fileKey: Uint8Array) {
   let filled = 0
 
   const seal = (chunk: Uint8Array, last: boolean) => {
-    // 2^32 chunks of 64 KiB is 256 TiB: the counter's top bytes stay zero for any real file.
+    // The counter's low 32 bits; its top 7 bytes stay zero below 2^32 chunks (256 TiB), and past
+    // that a nonce would repeat, so refuse rather than wrap.
+    if (counter >= 2 ** 32) throw new RangeError('too many chunks for one file')
     new DataView(chunkNonce.buffer).setUint32(7, counter)
     chunkNonce[11] = last ? 1 : 0
     counter += 1
