@@ -72,8 +72,10 @@ function rulesFromNginx(site: string, included: string): HeaderRule[] {
 
 describe('the security policy', () => {
   it('is the Content-Security-Policy of issue 10, with the configured Supabase origin', () => {
+    // 'wasm-unsafe-eval': WebAssembly may be compiled (the file sealer's engine, issue 26), no eval.
     expect(contentSecurityPolicy(SUPABASE_URL)).toBe(
-      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; " +
+      "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
+        "font-src 'self'; " +
         "connect-src 'self' https://abcdefghijklmnop.supabase.co; manifest-src 'self'; worker-src 'self'; " +
         "form-action 'none'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
     )
@@ -145,8 +147,13 @@ describe('the staff inbox’s headers (its own origin, from the same source)', (
   })
   const everywhere = headersFor(inbox, '/')
 
-  it('keeps the site’s policy, asks search engines not to index it, and allows a passkey', () => {
-    expect(everywhere['Content-Security-Policy']).toBe(contentSecurityPolicy(SUPABASE_URL))
+  it('keeps the site’s policy but WebAssembly, asks search engines not to index it, and allows a passkey', () => {
+    // The inbox seals reply files in JavaScript: no WebAssembly, so no 'wasm-unsafe-eval'.
+    expect(everywhere['Content-Security-Policy']).toBe(
+      contentSecurityPolicy(SUPABASE_URL).replace(" 'wasm-unsafe-eval'", ''),
+    )
+    expect(everywhere['Content-Security-Policy']).toBe(contentSecurityPolicy(SUPABASE_URL, 'inbox'))
+    expect(everywhere['Content-Security-Policy']).toContain("script-src 'self';")
     expect(everywhere['X-Robots-Tag']).toBe('noindex, nofollow')
     expect(everywhere['Permissions-Policy']).not.toContain('publickey-credentials-get')
     expect(everywhere['Permissions-Policy']).toContain('camera=()')

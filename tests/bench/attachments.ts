@@ -5,9 +5,14 @@
  * - A 25 MB file attached on /contact, sealed and uploaded over loopback (TUS, 6 MB chunks): the
  *   page's JavaScript heap grows by at most 64 MB over its size before the file was attached
  *   (sampled every 100 ms through the DevTools protocol, after a garbage collection): the file is
- *   streamed, not buffered.
+ *   streamed, not buffered. The heap with the ArrayBuffers behind it (the WebAssembly engine's
+ *   memory, chunks in flight) is reported beside it, not held to the target: it also counts
+ *   buffers only waiting to be collected (about 55 MB just after sealing, 3 MB once a collection
+ *   is forced there), so its peak says more about the collector's timing than about the page.
  * - Sealing runs at 20 MB/s or more with the CPU slowed 4x: the 25 MB over the `contact:seal`
- *   performance entry's duration (which also covers the brief's seal and the receipt's keys).
+ *   performance entry's duration (which also covers the brief's seal and the receipt's keys),
+ *   the median of BENCH_SEAL_RUNS sends (5 unless set). The report names the engine that sealed
+ *   (WebAssembly when the page fetched its chunk, else pure JavaScript).
  *
  * Writes bench-results/attachments.json; exits 1 if a target is missed.
  */
@@ -23,7 +28,7 @@ import { attachedFilesCopy } from '../../src/features/contact/attached-files-cop
 import { SEAL_MEASURE } from '../../src/features/contact/submit-browser'
 import { startLocalBackend } from '../../supabase/local/local-backend'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
-import { contactForm, fillContactForm } from '../support/contact-form'
+import { contactForm, FILE_ENGINE_CHUNK, fillContactForm } from '../support/contact-form'
 
 const attachmentsCopy = { ...attachmentsFieldCopy, ...attachedFilesCopy }
 
@@ -34,13 +39,27 @@ const API_PORT = 54381
 const SITE_PORT = 4198
 const TARGET_HEAP_GROWTH = 64 * MB
 const TARGET_SEAL_MB_PER_S = 20
+const SEAL_RUNS = Number(process.env.BENCH_SEAL_RUNS ?? 5)
 
-async function heapUsed(cdp: CDPSession): Promise<number> {
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN
+
+/** The JavaScript heap, and the heap with the ArrayBuffers' backing stores (WebAssembly memory too). */
+async function memoryUsed(cdp: CDPSession): Promise<{ heap: number; withBuffers: number }> {
   const { metrics } = await cdp.send('Performance.getMetrics')
-  return metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? NaN
+  const usage = (await cdp.send('Runtime.getHeapUsage')) as {
+    usedSize: number
+    embedderHeapUsedSize?: number
+    backingStorageSize?: number
+  }
+  if (usage.backingStorageSize === undefined) throw new Error('no backingStorageSize from CDP')
+  return {
+    heap: metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? NaN,
+    withBuffers: usage.usedSize + (usage.embedderHeapUsedSize ?? 0) + usage.backingStorageSize,
+  }
 }
 
-/** Fills the form, attaches the file and sends it; returns the heap's peak growth and the seal time. */
+/** Fills the form, attaches the file and sends it; returns the memory's peak growth and the seal time. */
 async function sendWithFile(
   page: Page,
   cdp: CDPSession,
@@ -51,12 +70,14 @@ async function sendWithFile(
   const form = contactForm(page)
   await fillContactForm(page, { name: 'Bench', contact: '@bench', message: 'A 25 MB deck.' })
   await cdp.send('HeapProfiler.collectGarbage')
-  const baseline = await heapUsed(cdp)
-  let peak = baseline
+  const baseline = await memoryUsed(cdp)
+  const peak = { ...baseline }
   let sampling = true
   const sampler = (async () => {
     while (sampling) {
-      peak = Math.max(peak, await heapUsed(cdp))
+      const now = await memoryUsed(cdp)
+      peak.heap = Math.max(peak.heap, now.heap)
+      peak.withBuffers = Math.max(peak.withBuffers, now.withBuffers)
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
   })()
@@ -81,7 +102,11 @@ async function sendWithFile(
     (name) => performance.getEntriesByName(name).map((entry) => entry.duration),
     SEAL_MEASURE,
   )
-  return { heapGrowth: peak - baseline, sealMs: seals[round]! }
+  return {
+    heapGrowth: peak.heap - baseline.heap,
+    withBuffersGrowth: peak.withBuffers - baseline.withBuffers,
+    sealMs: seals[round]!,
+  }
 }
 
 async function main() {
@@ -111,6 +136,11 @@ async function main() {
       const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
       try {
         const page = await browser.newPage()
+        const engineChunks: string[] = []
+        page.on('request', (request) => {
+          const path = new URL(request.url()).pathname
+          if (FILE_ENGINE_CHUNK.test(path)) engineChunks.push(path)
+        })
         const cdp = await page.context().newCDPSession(page)
         await cdp.send('Performance.enable')
         await page.goto(`http://127.0.0.1:${SITE_PORT}/contact`)
@@ -127,19 +157,29 @@ async function main() {
         }
         const memory = await sendWithFile(page, cdp, file, 0, objects)
         report.heapGrowthMB = +(memory.heapGrowth / MB).toFixed(1)
+        report.withBuffersGrowthMB = +(memory.withBuffersGrowth / MB).toFixed(1)
         report.fullSpeedSealMBps = +(FILE_BYTES / MB / (memory.sealMs / 1000)).toFixed(1)
+        report.engine = engineChunks.length > 0 ? 'wasm' : 'pure-js'
         if (!(memory.heapGrowth <= TARGET_HEAP_GROWTH))
           misses.push(`the heap grew by ${report.heapGrowthMB} MB, over 64 MB`)
 
-        // Throughput: the CPU slowed 4x.
+        // Throughput: the CPU slowed 4x, the median of SEAL_RUNS sends.
         await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
-        const slowed = await sendWithFile(page, cdp, file, 1, objects)
-        const rate = FILE_BYTES / MB / (slowed.sealMs / 1000)
-        report.slowedSealMs = Math.round(slowed.sealMs)
+        const slowed = []
+        for (let run = 1; run <= SEAL_RUNS; run += 1) {
+          slowed.push(await sendWithFile(page, cdp, file, run, objects))
+        }
+        const sealMs = median(slowed.map((send) => send.sealMs))
+        const rate = FILE_BYTES / MB / (sealMs / 1000)
+        report.slowedSealMs = slowed.map((send) => Math.round(send.sealMs))
         report.slowedSealMBps = +rate.toFixed(1)
-        report.slowedHeapGrowthMB = +(slowed.heapGrowth / MB).toFixed(1)
+        report.slowedHeapGrowthMB = +(
+          Math.max(...slowed.map((send) => send.heapGrowth)) / MB
+        ).toFixed(1)
         if (!(rate >= TARGET_SEAL_MB_PER_S))
-          misses.push(`sealing ran at ${report.slowedSealMBps} MB/s with the CPU slowed 4x`)
+          misses.push(
+            `sealing ran at ${report.slowedSealMBps} MB/s with the CPU slowed 4x (median)`,
+          )
       } finally {
         await browser.close()
       }
@@ -150,7 +190,12 @@ async function main() {
     await backend.close()
     await rm(work, { recursive: true, force: true })
   }
-  report.targets = { heapGrowthMB: 64, slowedSealMBps: TARGET_SEAL_MB_PER_S, fileMB: 25 }
+  report.targets = {
+    heapGrowthMB: 64,
+    slowedSealMBps: TARGET_SEAL_MB_PER_S,
+    fileMB: 25,
+    slowedRuns: SEAL_RUNS,
+  }
   console.table(report)
   await mkdir('bench-results', { recursive: true })
   await writeFile('bench-results/attachments.json', `${JSON.stringify(report, null, 2)}\n`)

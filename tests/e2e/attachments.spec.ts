@@ -14,7 +14,13 @@ import { ATTACHMENTS_BUCKET } from '../../src/shared/submission/attachments'
 import { DEMO_JWT_SECRET, signApiKeys } from '../../supabase/local/gateway'
 import { axeViolations } from '../support/axe'
 import { submissionsWithId, uniqueName } from '../support/backend-db'
-import { fillContactForm, contactForm, openContactPage, toast } from '../support/contact-form'
+import {
+  FILE_ENGINE_CHUNK,
+  fillContactForm,
+  contactForm,
+  openContactPage,
+  toast,
+} from '../support/contact-form'
 import {
   cacheStorageContents,
   goOffline,
@@ -199,6 +205,9 @@ test('two files (one 20 MB) sent online: stored as ciphertext, the inbox opens b
   // The 20 MB file went through TUS in 6 MB chunks; the small one as one standard upload.
   expect(traffic.some((r) => r.method === 'POST' && r.url.endsWith('/upload/resumable'))).toBe(true)
   expect(traffic.some((r) => r.method === 'PATCH')).toBe(true)
+  // Sealed by the WebAssembly engine, which the site's policy allows (the harness fails the test
+  // on any violation).
+  expect(traffic.some((r) => FILE_ENGINE_CHUNK.test(new URL(r.url).pathname))).toBe(true)
 
   // Stock age opens a stored object with the development identity: one of the two files.
   const opened = await stockAgeDecrypt(await objectBytes(objects[0]!))
@@ -291,6 +300,26 @@ test.describe('with the service worker (offline)', () => {
     const { downloaded } = await downloadInInbox(context, name, files)
     for (const file of files) expect(sha256(downloaded[file.name]!)).toBe(sha256(file.bytes))
   })
+})
+
+test('without WebAssembly (an older browser, iOS Lockdown Mode) files are sealed in JavaScript, into the same age file', async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    delete (globalThis as { WebAssembly?: unknown }).WebAssembly
+  })
+  const mark = marker()
+  const file = await markedFile(mark, 200_000, 'pdf')
+  const traffic = recordTraffic(page)
+  await openContactPage(page)
+  await fillAndAttach(page, uniqueName('Files Without Wasm'), [file])
+  await contactForm(page).submit.click()
+  await expect(toast(page, submitToasts.sent.title)).toBeVisible({ timeout: 60_000 })
+
+  // Not fetched: the page asked whether it may compile WebAssembly before loading the engine.
+  expect(traffic.some((r) => FILE_ENGINE_CHUNK.test(new URL(r.url).pathname))).toBe(false)
+  const [object] = await storedObjects(submissionIdOf(traffic))
+  expect(sha256(await stockAgeDecrypt(await objectBytes(object!)))).toBe(sha256(file.bytes))
 })
 
 test('an upload cut halfway resumes from the offset the server holds, without starting over', async ({

@@ -39,9 +39,9 @@ async function settle(page: Page): Promise<void> {
 
 test('the policy is the one the issue states, with the Supabase origin the build was given', () => {
   expect(headersFor(SHIPPED, '/')['Content-Security-Policy']).toBe(
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; " +
-      `connect-src 'self' ${E2E_API_URL}; manifest-src 'self'; worker-src 'self'; form-action 'none'; ` +
-      "frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
+    "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
+      `font-src 'self'; connect-src 'self' ${E2E_API_URL}; manifest-src 'self'; worker-src 'self'; ` +
+      "form-action 'none'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
   )
   expect(headersFor(SHIPPED, '/')['Content-Security-Policy']).toBe(
     contentSecurityPolicy(E2E_API_URL),

@@ -44,6 +44,9 @@ export async function fillContactForm(page: Page, values: ContactValues): Promis
 /** The crypto chunk (age): its own file, which the page fetches once the visitor starts on the form. */
 export const SEALER_CHUNK = /\/assets\/seal-submission-[\w-]+\.js$/
 
+/** The engine that seals files (WebAssembly): its own file, fetched once a file is attached. */
+export const FILE_ENGINE_CHUNK = /\/assets\/wasm-seal-engine-[\w-]+\.js$/
+
 /** Focuses the form's first field, as a visitor starting on it, and answers the crypto chunk's response. */
 export async function startOnForm(page: Page): Promise<Response> {
   const sealerLoaded = page.waitForResponse((response) =>

@@ -509,9 +509,13 @@ describe('ContactForm: nothing typed is cut off', () => {
     const picker = () => screen.getByLabelText(attachmentsCopy.label) as HTMLInputElement
 
     it('lists each file with its name, size and a Remove button, beside the limits', async () => {
-      const { user } = setup()
+      const { dependencies, user, fields } = setup()
       expect(screen.getByText(attachmentsCopy.limits)).toBeTruthy()
+      await user.click(fields.name)
+      // Focusing the form loads the sealer, not what seals files: that waits for a file.
+      expect(dependencies.preloadFiles).not.toHaveBeenCalled()
       await user.upload(picker(), [file('deck.pdf', 2048), file('shot.png', 10, 'image/png')])
+      expect(dependencies.preloadFiles).toHaveBeenCalled()
       const list = screen.getByRole('list', { name: attachmentsCopy.listLabel })
       expect(list.textContent).toContain('deck.pdf (2.0 KB)')
       expect(list.textContent).toContain('shot.png (10 bytes)')

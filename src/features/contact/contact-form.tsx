@@ -336,7 +336,10 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
             id={fieldId('attachments')}
             inputRef={attachmentsInput}
             files={files}
-            onChange={setFiles}
+            onChange={(attached) => {
+              setFiles(attached)
+              if (attached.length > 0) dependencies.preloadFiles()
+            }}
           />
           <button
             ref={submitButton}

@@ -150,6 +150,7 @@ export function rawOutbox(factory: IDBFactory) {
 export function fakeDependencies(overrides: Partial<SubmitDependencies> = {}) {
   return {
     preload: vi.fn<SubmitDependencies['preload']>(overrides.preload ?? (() => {})),
+    preloadFiles: vi.fn<SubmitDependencies['preloadFiles']>(overrides.preloadFiles ?? (() => {})),
     seal: vi.fn<SubmitDependencies['seal']>(
       overrides.seal ?? (async (draft) => sealedInquiryFor(draft)),
     ),

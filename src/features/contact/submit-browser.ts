@@ -24,6 +24,12 @@ export const browserSubmitDependencies: SubmitDependencies = {
     sender().catch(() => undefined)
     outbox.preload()
   },
+  preloadFiles() {
+    sealing().then(
+      ({ preloadFileSealing }) => preloadFileSealing(),
+      () => undefined,
+    )
+  },
   // A loader that cannot load rejects, and the submit fails closed with the general reason.
   async seal(draft, receipt, earlierFiles, onSealedBytes) {
     const { loadSealer } = await sealing()

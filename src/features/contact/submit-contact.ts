@@ -68,6 +68,11 @@ export type SubmitDependencies = {
   /** Loads the sealer ahead of need; called when the visitor first focuses or types in the form. */
   preload: () => void
   /**
+   * Loads what seals files ahead of need (a WebAssembly engine, a few hundred KB); called when the
+   * visitor attaches a file, never before, so a message without files never fetches it.
+   */
+  preloadFiles: () => void
+  /**
    * Makes the receipt (or keeps `receipt`, this draft's from an earlier try) and seals the
    * document to the agency's recipients and the visitor's; throws (a SealingError) when it cannot.
    */

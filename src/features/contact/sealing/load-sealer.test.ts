@@ -46,4 +46,14 @@ describe('loadSealer', () => {
     await new Promise((resolve) => setTimeout(resolve, 10))
     expect(preload).toHaveBeenCalledTimes(1)
   })
+
+  it('starts loading what seals files only when asked (a file attached), and silently', async () => {
+    const preloadFileSealing = vi.fn()
+    vi.doMock('./seal-submission', () => ({ sealSubmission: vi.fn(), preloadFileSealing }))
+    const { loadSealer, preloadFileSealing: preloadFiles } = await import('./load-sealer')
+    await loadSealer()
+    expect(preloadFileSealing).not.toHaveBeenCalled()
+    preloadFiles()
+    await vi.waitFor(() => expect(preloadFileSealing).toHaveBeenCalledTimes(1))
+  })
 })

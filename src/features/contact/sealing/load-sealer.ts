@@ -23,6 +23,17 @@ export function loadSealer(): Promise<Sealer> {
 let preloaded = false
 
 /**
+ * Starts loading the engine that seals files (and the crypto chunk, if focusing the form has not
+ * already): call it when the visitor attaches a file. A failure here is silent; sealing falls back
+ * to its pure-JavaScript engine, or the submit's own `loadSealer()` reports it.
+ */
+export function preloadFileSealing(): void {
+  loadSealer()
+    .then((sealer) => sealer.preloadFileSealing())
+    .catch(() => undefined)
+}
+
+/**
  * Starts loading the crypto chunk without waiting for it: call it when the visitor first focuses or
  * changes the form, so sealing on submit waits neither for the network nor for the browser to
  * compile age (one throwaway seal, once per page). A failure here is silent; the submit's own

@@ -1,11 +1,31 @@
 // The inquiry as the form sends it: a receipt made in the crypto chunk, the document version 2
 // with the visitor's recipient inside, sealed to the agency and the visitor, the mailbox hash.
 import { Decrypter, armor, generateIdentity, identityToRecipient } from 'age-encryption'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { deriveReceiptKeys, readReceipt } from '../../../shared/conversation/receipt'
+import { loadWasmSealEngine } from '../../../shared/files/load-wasm-seal-engine'
 import { keySetId } from '../../../shared/submission/sealed-row'
 import { DRAFT, TEST_RECEIPT } from '../contact-test-fixtures'
-import { sealInquiry } from './seal-submission'
+import { preloadFileSealing, sealInquiry } from './seal-submission'
+
+// The real loader, each engine it gives recording which engine sealed a chunk.
+const sealedBy = vi.hoisted(() => [] as string[])
+vi.mock('../../../shared/files/load-wasm-seal-engine', async (importOriginal) => {
+  const actual =
+    await importOriginal<typeof import('../../../shared/files/load-wasm-seal-engine')>()
+  return {
+    loadWasmSealEngine: vi.fn(async () => {
+      const engine = await actual.loadWasmSealEngine()
+      return {
+        ...engine,
+        seal: (...args: Parameters<typeof engine.seal>) => {
+          sealedBy.push(engine.name)
+          return engine.seal(...args)
+        },
+      }
+    }),
+  }
+})
 
 async function open(sealed: string, identity: string): Promise<Record<string, unknown>> {
   const decrypter = new Decrypter()
@@ -114,6 +134,24 @@ describe('sealInquiry', () => {
       first.files,
     )
     expect(retry.files).toEqual(first.files)
+  })
+
+  it('seals files with the WebAssembly engine where the page allows it, and loads none without files', async () => {
+    vi.mocked(loadWasmSealEngine).mockClear()
+    sealedBy.length = 0
+    await sealInquiry(DRAFT, [agency.recipient], null)
+    expect(loadWasmSealEngine).not.toHaveBeenCalled()
+    const file = new File([new Uint8Array(200_000)], 'big.bin')
+    await sealInquiry({ ...DRAFT, files: [file] }, [agency.recipient], null)
+    expect(loadWasmSealEngine).toHaveBeenCalledTimes(1)
+    // 200,000 bytes: three full 64 KiB chunks and a last one, all sealed in WebAssembly.
+    expect(sealedBy).toEqual(['wasm', 'wasm', 'wasm', 'wasm'])
+  })
+
+  it('starts loading the file engine when asked to (a file was attached)', () => {
+    vi.mocked(loadWasmSealEngine).mockClear()
+    preloadFileSealing()
+    expect(loadWasmSealEngine).toHaveBeenCalledTimes(1)
   })
 
   it('fails closed with no agency recipient, making no receipt', async () => {
