@@ -38,23 +38,3 @@ export function replyFileObjectName(
 /** The folder every file of one message sits in: `<inquiry id>/<message id>/`. */
 export const replyFileFolder = (inquiryId: string, messageId: string) =>
   `${inquiryId.toLowerCase()}/${messageId.toLowerCase()}/`
-
-/** The most characters (UTF-16 units, as zod counts) of a name or type a sealed message lists. */
-export const FILE_LABEL_MAX = 255
-
-/**
- * A file's name as a message lists it: within FILE_LABEL_MAX, cut in the middle of the stem
- * rather than the end, so the extension (what opens it) survives; never empty.
- */
-export function listedFileName(name: string): string {
-  if (name.length <= FILE_LABEL_MAX) return name || 'file'
-  const dot = name.lastIndexOf('.')
-  const extension = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : ''
-  // Whole code points, so no half of a surrogate pair is left at the cut.
-  let stem = ''
-  for (const point of name.slice(0, name.length - extension.length)) {
-    if (stem.length + point.length + extension.length > FILE_LABEL_MAX) break
-    stem += point
-  }
-  return stem + extension
-}

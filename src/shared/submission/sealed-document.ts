@@ -4,6 +4,7 @@
  * `age -d`). README.md beside this file states it in prose; this module is its code.
  */
 import { z } from '../zod'
+import { FILE_LABEL_MAX } from '../files/file-label'
 import { ATTACHMENT_LIMITS, ATTACHMENT_OBJECT_NAME, SHA256_HEX } from './attachments'
 import { LIMITS, submissionFieldsSchema, type SubmissionFields } from './fields'
 
@@ -23,8 +24,8 @@ const READABLE_VERSIONS = [1, 2, 3] as const
  */
 export const attachmentSchema = z.object({
   object: z.string().regex(ATTACHMENT_OBJECT_NAME),
-  name: z.string().min(1).max(255),
-  type: z.string().max(255),
+  name: z.string().min(1).max(FILE_LABEL_MAX),
+  type: z.string().max(FILE_LABEL_MAX),
   size: z.int().positive().max(ATTACHMENT_LIMITS.bytesPerFile),
   sha256: z.string().regex(SHA256_HEX),
 })

@@ -4,6 +4,7 @@ import { Decrypter, armor, generateIdentity, identityToRecipient } from 'age-enc
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { deriveReceiptKeys, readReceipt } from '../../../shared/conversation/receipt'
 import { loadWasmSealEngine } from '../../../shared/files/load-wasm-seal-engine'
+import { LIMITS } from '../../../shared/submission/fields'
 import { keySetId } from '../../../shared/submission/sealed-row'
 import { DRAFT, TEST_RECEIPT } from '../contact-test-fixtures'
 import { preloadFileSealing, sealInquiry } from './seal-submission'
@@ -152,6 +153,49 @@ describe('sealInquiry', () => {
     vi.mocked(loadWasmSealEngine).mockClear()
     preloadFileSealing()
     expect(loadWasmSealEngine).toHaveBeenCalledTimes(1)
+  })
+
+  it('lists a file whose name or type a reader would refuse as one it accepts', async () => {
+    const long = new File(['deck'], `${'Quarterly token plan '.repeat(20)}.pdf`, {
+      type: `application/${'x'.repeat(300)}`,
+    })
+    const { row } = await sealInquiry({ ...DRAFT, files: [long] }, [agency.recipient], null)
+    const [listed] = (await open(row.sealed, agency.identity)).attachments as Array<
+      Record<string, unknown>
+    >
+    // The schema every reader opens documents with takes 255 characters of each.
+    expect((listed!.name as string).length).toBe(255)
+    expect(listed!.name).toMatch(/^Quarterly token plan .*\.pdf$/)
+    expect(listed!.type).toBe('')
+  })
+
+  it('says a brief too long beside its files’ names before sealing any file', async () => {
+    // Every field at its limit in characters JSON escapes (six bytes each in the document), and
+    // five files with such names: more than the database stores. Browsers pass such names on.
+    const escaped = (length: number) => '\u0001'.repeat(length)
+    const fields = {
+      ...DRAFT.fields,
+      name: escaped(LIMITS.name),
+      contact: escaped(LIMITS.contact),
+      message: escaped(LIMITS.message),
+    }
+    const files = Array.from(
+      { length: 5 },
+      (_, index) => new File(['x'], `${escaped(250)}${index}.pdf`, { type: 'application/pdf' }),
+    )
+    const draft = { ...DRAFT, fields, userAgent: escaped(LIMITS.userAgent) }
+    let sealedBytes = 0
+    await expect(
+      sealInquiry({ ...draft, files }, [agency.recipient], null, [], (bytes) => {
+        sealedBytes += bytes
+      }),
+    ).rejects.toMatchObject({ name: 'SealingError', reason: 'too-long' })
+    expect(sealedBytes).toBe(0)
+    // The same brief with the files renamed goes.
+    const renamed = files.map((file, index) => new File([file], `deck-${index}.pdf`))
+    await expect(
+      sealInquiry({ ...draft, files: renamed }, [agency.recipient], null),
+    ).resolves.toMatchObject({ row: { id: DRAFT.id } })
   })
 
   it('fails closed with no agency recipient, making no receipt', async () => {

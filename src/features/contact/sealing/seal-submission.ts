@@ -16,12 +16,14 @@ import type { SealedRow } from '../../../shared/database-types'
 import {
   buildDocument,
   padDocument,
+  type SealedAttachment,
   type SubmissionDocument,
 } from '../../../shared/submission/sealed-document'
-import { isAgeArmor, keySetId } from '../../../shared/submission/sealed-row'
+import { isAgeArmor, keySetId, SEALED_MAX_CHARS } from '../../../shared/submission/sealed-row'
 import { attachmentObjectName } from '../../../shared/submission/attachments'
 import type { InquiryDraft, SealedFile, SealedInquiry } from '../submit-contact'
 import { FileSealError, sealFile } from '../../../shared/files/seal-file'
+import { listedFileName, listedFileType } from '../../../shared/files/file-label'
 import { loadWasmSealEngine } from '../../../shared/files/load-wasm-seal-engine'
 import { SealingError } from './sealing-error.ts'
 
@@ -103,6 +105,7 @@ export async function sealText(plaintext: string, recipients: readonly string[])
   } catch (cause) {
     throw new SealingError('encrypt-failed', { cause })
   }
+  if (sealed.length > SEALED_MAX_CHARS) throw new SealingError('too-long')
   // Belt and braces for the one promise that matters: what leaves here is an age armor, one the
   // database will take.
   if (!isAgeArmor(sealed)) {
@@ -131,14 +134,20 @@ export async function sealInquiry(
   webCrypto()
   const receipt = earlier ?? generateReceipt()
   const keys = await deriveReceiptKeys(receipt)
+  const documentWith = (attachments: SealedAttachment[]) =>
+    buildDocument(draft.fields, {
+      id: draft.id,
+      now: draft.now,
+      userAgent: draft.userAgent,
+      replyTo: keys.recipient,
+      attachments,
+    })
+  // Files take seconds to seal: first make sure the document listing them fits the database's
+  // bound, with stand-ins of the same lengths (a name, a type, a size; an object name and a hash
+  // are always as long), so a brief too long beside them is said before any file is sealed.
+  if (draft.files?.length) await sealSubmission(documentWith(draft.files.map(standIn)), checked)
   const files = await sealFiles(draft, checked, earlierFiles, onSealedBytes)
-  const document = buildDocument(draft.fields, {
-    id: draft.id,
-    now: draft.now,
-    userAgent: draft.userAgent,
-    replyTo: keys.recipient,
-    attachments: files.map((file) => file.attachment),
-  })
+  const document = documentWith(files.map((file) => file.attachment))
   const row = await sealSubmission(document, checked)
   return { row: { ...row, mailbox_hash: asBytea(keys.mailboxHash) }, receipt, files }
 }
@@ -178,11 +187,25 @@ async function sealFiles(
     sealed.push({
       source: file,
       ciphertext,
-      attachment: { object, name: file.name || 'attachment', type: file.type, size, sha256 },
+      attachment: { object, ...listedLabels(file), size, sha256 },
     })
   }
   return sealed
 }
+
+/** A file's name and type as the document lists them (within what every reader accepts). */
+const listedLabels = (file: File) => ({
+  name: listedFileName(file.name || 'attachment'),
+  type: listedFileType(file.type),
+})
+
+/** What the document will say of `file` before it is sealed: every field at its final length. */
+const standIn = (file: File): SealedAttachment => ({
+  object: `${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`,
+  ...listedLabels(file),
+  size: file.size,
+  sha256: '0'.repeat(64),
+})
 
 /** A recipient whose identity was generated once and thrown away: nobody can open what it seals. */
 const PRELOAD_RECIPIENT = 'age163nrfhucxd064xnq2cp4fn7p2pwkfu6zs33y9akjjgkc4f8jupyssy33p0'

@@ -7,6 +7,8 @@ const REASONS: SealingFailure[] = [
   'no-recipients',
   'invalid-recipient',
   'encrypt-failed',
+  'file-unreadable',
+  'too-long',
 ]
 
 describe('SealingError', () => {

@@ -15,6 +15,11 @@ export type SealingFailure =
   | 'encrypt-failed'
   /** An attached file could not be read to the end (moved, deleted or changed since it was picked). */
   | 'file-unreadable'
+  /**
+   * The sealed inquiry would be larger than the database stores: only a brief near its limit
+   * together with files whose names are very long (or full of characters JSON escapes).
+   */
+  | 'too-long'
 
 const explanations: Record<SealingFailure, string> = {
   unavailable:
@@ -29,6 +34,8 @@ const explanations: Record<SealingFailure, string> = {
     'Your message could not be encrypted, so nothing was sent. Please try again; your message is still in the form.',
   'file-unreadable':
     'One of your files could not be read (it may have been moved or changed since you attached it), so nothing was sent. Remove it and attach it again; everything else is still in the form.',
+  'too-long':
+    'Your brief and the names of your files are too long to send together, so nothing was sent. Shorten the brief, or rename a file with a long name and attach it again; everything is still in the form.',
 }
 
 /** The only error the sealing code throws. `message` is a sentence a visitor can read. */

@@ -19,9 +19,9 @@ import {
 } from '../../../shared/files/upload-files'
 import {
   CONVERSATION_FILES_BUCKET,
-  listedFileName,
   replyFileObjectName,
 } from '../../../shared/conversation/reply-files'
+import { listedFileName, listedFileType } from '../../../shared/files/file-label'
 import type { SealedAttachment } from '../../../shared/submission/sealed-document'
 import { inboxEnv } from '../../lib/inbox-env'
 import { supabase } from '../../lib/supabase-client'
@@ -61,7 +61,7 @@ export async function prepareReplyFiles(
       attachment: {
         object,
         name: listedFileName(source.name),
-        type: source.type.slice(0, 255),
+        type: listedFileType(source.type),
         size: sealed.size,
         sha256: sealed.sha256,
       },
