@@ -18,6 +18,7 @@ import {
   enterCode,
   importKey,
   inquiryEntry,
+  openInbox,
   setupKey,
   STAFF_PASSWORD,
 } from '../support/staff-inbox'
@@ -61,7 +62,7 @@ const alertLink = (id: string) => inboxLink(E2E_INBOX_LOCALHOST_URL, id.slice(0,
 /** Another phone of the same account: signed in with the code the app shows 30 s on. */
 async function anotherDevice(context: BrowserContext, email: string, totpKey: string) {
   const other = await context.newPage()
-  await other.goto(E2E_INBOX_LOCALHOST_URL)
+  await openInbox(other, E2E_INBOX_LOCALHOST_URL)
   await signIn(other, email, true)
   // A later sign-in's code screen: its heading and its field share the name.
   await other
@@ -86,7 +87,7 @@ test('trusted device: a new page from an alert’s link reaches the inquiry in a
   })
   await addPrfAuthenticator(page)
   const email = await addStaff()
-  await page.goto(E2E_INBOX_LOCALHOST_URL)
+  await openInbox(page, E2E_INBOX_LOCALHOST_URL)
   await expect(page.getByText(copy.signIn.inAppBrowser)).toHaveCount(0)
   await expect(page.getByLabel(copy.signIn.keepSignedIn)).not.toBeChecked()
   expect(await axeViolations(page)).toEqual([])
@@ -131,7 +132,7 @@ test('trusted device: a new page from an alert’s link reaches the inquiry in a
 
   // A new tab finds the session: the alert's link opens on the unlock screen, passkey first.
   const newTab = await context.newPage()
-  await newTab.goto(alertLink(id))
+  await openInbox(newTab, alertLink(id))
   await expect(newTab.getByRole('heading', { name: copy.key.unlockHeading })).toBeVisible()
   await expect(newTab.getByRole('button', { name: copy.key.passkeyUnlock })).toBeVisible()
   await expect(newTab.getByRole('heading', { name: copy.signIn.heading })).toHaveCount(0)
@@ -142,7 +143,7 @@ test('trusted device: a new page from an alert’s link reaches the inquiry in a
   // localStorage and IndexedDB are the device's), then the alert's link is opened there.
   await page.evaluate(() => sessionStorage.clear())
   let interactions = 0
-  await page.goto(alertLink(id))
+  await openInbox(page, alertLink(id))
   interactions += 1 // the link
   await page.getByRole('button', { name: copy.key.passkeyUnlock }).click()
   interactions += 1 // the passkey
@@ -205,7 +206,7 @@ test('without "Keep me signed in" the session stays in the tab: a new page from 
   const name = uniqueName('Tab Reader')
   const id = await sendInquiry(page, { name, contact: 'tab@example.com', message: 'Tab only.' })
   const email = await addStaff()
-  await page.goto(E2E_INBOX_LOCALHOST_URL)
+  await openInbox(page, E2E_INBOX_LOCALHOST_URL)
   await signIn(page, email, false)
   await enterCode(page, totpCode(await setupKey(page)))
   await importKey(page, { secret: await devIdentity() })
@@ -216,7 +217,7 @@ test('without "Keep me signed in" the session stays in the tab: a new page from 
   })
 
   const fromAlert = await context.newPage()
-  await fromAlert.goto(alertLink(id))
+  await openInbox(fromAlert, alertLink(id))
   await expect(fromAlert.getByRole('heading', { name: copy.signIn.heading })).toBeVisible()
   await expect(fromAlert.getByText(copy.signIn.sessionEnded)).toHaveCount(0)
   // The first tab is still signed in.
@@ -278,7 +279,7 @@ test('a trusted session ends after the agency’s period (30 days): the inbox si
   context,
 }) => {
   const email = await addStaff()
-  await page.goto(E2E_INBOX_LOCALHOST_URL)
+  await openInbox(page, E2E_INBOX_LOCALHOST_URL)
   await signIn(page, email, true)
   await enterCode(page, totpCode(await setupKey(page)))
   await expect(page.getByRole('heading', { name: copy.key.importHeading })).toBeVisible()
@@ -287,7 +288,7 @@ test('a trusted session ends after the agency’s period (30 days): the inbox si
   await signedInDaysAgo(email, 29)
   await expireAccessToken(page)
   const later = await context.newPage()
-  await later.goto(E2E_INBOX_LOCALHOST_URL)
+  await openInbox(later, E2E_INBOX_LOCALHOST_URL)
   await expect(later.getByRole('heading', { name: copy.key.importHeading })).toBeVisible()
   await later.close()
 
@@ -300,7 +301,7 @@ test('a trusted session ends after the agency’s period (30 days): the inbox si
     SESSION_STORAGE_KEY,
   )
   const monthLater = await context.newPage()
-  await monthLater.goto(E2E_INBOX_LOCALHOST_URL)
+  await openInbox(monthLater, E2E_INBOX_LOCALHOST_URL)
   await expect(monthLater.getByRole('heading', { name: copy.signIn.heading })).toBeVisible()
   await expect(monthLater.getByText(copy.signIn.periodEnded(30))).toBeVisible()
   expect(await storageKeys(monthLater)).toEqual({
@@ -330,7 +331,7 @@ test('an in-app browser (an iOS web view, as Telegram opens links) is told to op
   })
   try {
     const page = await inApp.newPage()
-    await page.goto(`${E2E_INBOX_LOCALHOST_URL}/?ref=1a2b3c4d`)
+    await openInbox(page, `${E2E_INBOX_LOCALHOST_URL}/?ref=1a2b3c4d`)
     await expect(page.getByText(copy.signIn.inAppBrowser)).toBeVisible()
     expect(await axeViolations(page)).toEqual([])
   } finally {
