@@ -14,8 +14,8 @@ const app = (
 if (root.firstElementChild) hydrateRoot(root, app)
 else createRoot(root).render(app)
 
-// The app shell offline: registered after the first screen, never in its way. The app usually
-// runs after `load` (boot.ts waits for the paint); with a session stored it may run before.
+// The app shell offline: registered after the first screen, never in its way. On the prerendered
+// page the app runs after `load` (boot.ts waits for the paint); on the dev server's, before it.
 const registerServiceWorker = () =>
   void import('virtual:pwa-register').then(({ registerSW }) => registerSW({ immediate: true }))
 if (document.readyState === 'complete') registerServiceWorker()
