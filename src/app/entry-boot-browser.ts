@@ -1,4 +1,5 @@
 import '../styles.css'
+import { afterFirstPaint } from '../shared/first-paint-browser'
 
 /**
  * The one script tag of every page. The prerendered HTML and its CSS are the page, readable and
@@ -7,42 +8,6 @@ import '../styles.css'
  * CSS and font for the first paint (README, "Decisions": first paint without JavaScript). Then it
  * hydrates. This file imports the stylesheet so that the build links it from the HTML's head.
  */
-
-/** How long after `load` the app waits at most for the browser's largest-paint report. */
-const MAX_WAIT_FOR_PAINT_MS = 1500
-
-/**
- * Resolves once the browser has reported the page's largest paint (or at once in a hidden tab).
- * `load` comes first: it waits for the stylesheet and the preloaded font, everything that paint
- * needs. The paint itself can land a few frames after `load` on a slow phone, so where the browser
- * reports largest-contentful-paint we wait for that report; before it, a request for the app's
- * chunks would still share the first bytes with the page. Elsewhere two frames after `load` stand
- * in for it (the first callback runs before the next frame is painted, the second after it).
- */
-function afterFirstPaint(): Promise<void> {
-  return new Promise((resolve) => {
-    // A hidden tab paints nothing and reports no largest paint: start now, or when it is hidden.
-    const whenHidden = () => document.visibilityState === 'hidden' && resolve()
-    document.addEventListener('visibilitychange', whenHidden)
-    const onLoaded = () => {
-      if (whenHidden()) return
-      if (!PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')) {
-        requestAnimationFrame(() => requestAnimationFrame(() => resolve()))
-        return
-      }
-      const observer = new PerformanceObserver(() => {
-        observer.disconnect()
-        resolve()
-      })
-      observer.observe({ type: 'largest-contentful-paint', buffered: true })
-      // The report is a promise of the browser's, not ours to wait on for ever: a page that
-      // somehow paints nothing large still hydrates.
-      setTimeout(resolve, MAX_WAIT_FOR_PAINT_MS)
-    }
-    if (document.readyState === 'complete') onLoaded()
-    else window.addEventListener('load', onLoaded, { once: true })
-  })
-}
 
 /**
  * The prerender lists the page's own modules in a meta tag: fetched alongside the app's entry,

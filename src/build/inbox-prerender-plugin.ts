@@ -12,9 +12,10 @@ const BUNDLE_DIR = 'node_modules/.cache/inbox-prerender'
 /**
  * The staff inbox's first screen, prerendered as the site's pages are (prerender-plugin.ts): the
  * app's first render (the sign-in screen) written into `index.html`'s root at build time, with
- * the agency's title, so it paints before the JavaScript arrives; main.tsx hydrates it. No inline
- * script is added: the CSP's `script-src 'self'` holds. It renders in `writeBundle`, before
- * vite-plugin-pwa's `closeBundle`, so the service worker precaches the prerendered page.
+ * the agency's title, so it paints before the JavaScript arrives; main.tsx hydrates it once
+ * app/boot.ts has seen the paint. No inline script is added: the CSP's `script-src 'self'`
+ * holds. It renders in `writeBundle`, before vite-plugin-pwa's `closeBundle`, so the service
+ * worker precaches the prerendered page.
  *
  * The render is a small server build of `first-screen.tsx` with the same `define`s, and the
  * Supabase client replaced by a stub that throws if anything touches it (it reads the browser's
@@ -62,9 +63,9 @@ export function inboxPrerenderPlugin(define: Record<string, string>): Plugin {
       const empty = '<div id="root"></div>'
       if (!template.includes(empty) || !template.includes('<title>Inbox</title>'))
         throw new Error('src/inbox/index.html lacks <div id="root"></div> or <title>Inbox</title>')
-      // The app's module still runs before DOMContentLoaded (the form works as soon as the page
-      // has loaded), but at low priority: never taken for something the paint waits on, by the
-      // browser's scheduler or by Lighthouse's model of a slow phone (as the site's boot module).
+      // The page's one script is the boot module (app/boot.ts), which requests the app once the
+      // screen has painted; fetched at low priority, as the site's: never taken for something the
+      // paint waits on, by the browser's scheduler or by Lighthouse's model of a slow phone.
       const script = /<script type="module"(?![^>]*fetchpriority)/
       if (!script.test(template)) throw new Error('src/inbox/index.html lacks its module script')
       await writeFile(

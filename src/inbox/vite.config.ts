@@ -52,6 +52,10 @@ export default defineConfig(async ({ mode, isPreview }) => {
       outDir: `${ROOT}dist-inbox`,
       emptyOutDir: true,
       sourcemap: false,
+      // The page's one script is the boot module (app/boot.ts), which every visit downloads: no
+      // `modulepreload` polyfill in it. Browsers without modulepreload (Safari before 17) still load
+      // every module, only without the head start.
+      modulePreload: { polyfill: false },
       rolldownOptions: {
         input: { index: `${inboxRoot}index.html`, notFound: `${inboxRoot}404.html` },
       },

@@ -19,6 +19,7 @@ import {
   firstVisit,
   importKey,
   inquiryEntry,
+  openInbox,
   setupKey,
   signIn,
   unlock,
@@ -107,7 +108,7 @@ test('a second browser is linked by its code: a swapped key set shows another co
   await watchedContext(phone, problems)
   record(phone)
   const newDevice = await phone.newPage()
-  await newDevice.goto(E2E_INBOX_URL)
+  await openInbox(newDevice)
   await signIn(newDevice, email)
   // The second factor (enrolled on the first device): the form and its field share the name.
   // Auth takes each 30-second step's code once, and the enrolment may have used this one: the
@@ -163,7 +164,7 @@ test('a second browser is linked by its code: a swapped key set shows another co
   await page.getByRole('button', { name: copy.devices.cancel }).click()
   // This time by the QR code's address, as the unlocked phone's camera opens it: the code is
   // filled in once the key is unlocked there, and leaves the address bar.
-  await page.goto(`${E2E_INBOX_URL}/?link=${secondCode.replaceAll(' ', '-')}`)
+  await openInbox(page, `${E2E_INBOX_URL}/?link=${secondCode.replaceAll(' ', '-')}`)
   await unlock(page)
   await expect(page.getByLabel(copy.devices.code)).toHaveValue(secondCode)
   expect(page.url()).toBe(`${E2E_INBOX_URL}/`)
@@ -220,7 +221,7 @@ test('the passkey is offered after the passphrase, then unlocks first in one tap
   const { cdp, authenticatorId } = await addPrfAuthenticator(page)
 
   const email = await addStaff()
-  await page.goto(E2E_INBOX_LOCALHOST_URL)
+  await openInbox(page, E2E_INBOX_LOCALHOST_URL)
   await signIn(page, email)
   await enterCode(page, totpCode(await setupKey(page)))
   await importKey(page, { secret: await devIdentity() })

@@ -43,6 +43,7 @@ import {
   firstVisit,
   importKey,
   inquiryEntry,
+  openInbox,
   removeStaff,
   setupKey,
   signIn,
@@ -123,7 +124,7 @@ for (const viewport of [PHONE, DESKTOP]) {
       })
 
       const email = await addStaff()
-      await page.goto(E2E_INBOX_URL)
+      await openInbox(page)
       await signIn(page, email, 'not the password')
       await expect(page.getByRole('alert')).toHaveText(copy.signIn.failed)
       await signIn(page, email)
@@ -207,7 +208,7 @@ for (const viewport of [SMALL_PHONE, PHONE, DESKTOP]) {
     }
 
     const email = await addStaff()
-    await page.goto(E2E_INBOX_URL)
+    await openInbox(page)
     await expect(page.getByRole('heading', { name: copy.signIn.heading })).toBeVisible()
     await check('sign in')
     await signIn(page, email)
@@ -259,7 +260,7 @@ test('by keyboard alone: sign in, enrol, unlock, read and mark an inquiry; each 
   await sendInquiry(page, { name, contact: 'keys@example.com', message: 'Read by keyboard.' })
   const email = await addStaff()
 
-  await page.goto(E2E_INBOX_URL)
+  await openInbox(page)
   await tabTo(page, page.getByLabel(copy.signIn.email))
   await page.keyboard.type(email)
   await tabTo(page, page.getByLabel(copy.signIn.password))
@@ -345,7 +346,7 @@ test('a passkey with PRF (Chromium’s virtual authenticator) unlocks the key on
   const { cdp, authenticatorId } = await addPrfAuthenticator(page)
 
   const email = await addStaff()
-  await page.goto(E2E_INBOX_LOCALHOST_URL)
+  await openInbox(page, E2E_INBOX_LOCALHOST_URL)
   await signIn(page, email)
   await enterCode(page, totpCode(await setupKey(page)))
   await importKey(page, { secret: await devIdentity() }, { passkey: true })
@@ -436,7 +437,7 @@ test.describe('with the inbox’s service worker', () => {
 
     const email = await addStaff()
     const ref = id.slice(0, 8)
-    await page.goto(`${E2E_INBOX_URL}/?ref=${ref}`)
+    await openInbox(page, `${E2E_INBOX_URL}/?ref=${ref}`)
     await signIn(page, email)
     await enterCode(page, totpCode(await setupKey(page)))
     await importKey(page, { file: keyFile, filePassphrase: 'not the file passphrase' })

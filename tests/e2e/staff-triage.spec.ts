@@ -176,27 +176,28 @@ test('"Completed" asks first, says when the inquiry will be deleted, and Cancel 
   await expect.poll(async () => (await submissionsWithId(target!.id))[0]?.status).toBe('completed')
 })
 
-test('the first screen is in the HTML: it paints with no JavaScript, and the app hydrates it in place', async ({
+test('the first screen is in the HTML: it paints with no JavaScript, and the app hydrates it in place; before then "Sign in" sends nothing', async ({
   page,
   browser,
   allowConsoleError,
 }) => {
   // The failed sign-in at the end: its status in the console, and the inbox's own line.
   allowConsoleError(/inbox: sign-in failed|status of 4\d\d/)
-  // Without JavaScript at all: the sign-in screen is there.
+  // Without JavaScript at all: the sign-in screen is there, and its button says it cannot send.
   const noJs = await browser.newContext({ javaScriptEnabled: false, viewport: PHONE })
   const bare = await noJs.newPage()
   await bare.goto(E2E_INBOX_URL)
   await expect(bare.getByRole('heading', { name: copy.signIn.heading })).toBeVisible()
   await expect(bare.getByLabel(copy.signIn.email)).toBeVisible()
+  await expect(bare.getByRole('button', { name: copy.signIn.submit })).toBeDisabled()
   await expect(bare.locator('script:not([src])')).toHaveCount(0)
   await noJs.close()
 
-  // With it, held back until the page has painted: the heading shows first, and the element
-  // painted is the one the app then runs (hydrated, not drawn again).
+  // With it, the app's code held back: the heading shows first, and the element painted is the
+  // one the app then runs (hydrated, not drawn again).
   let release = () => {}
   const held = new Promise<void>((resolve) => (release = resolve))
-  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+  await page.route(/\/assets\/main-[^/]+\.js$/, async (route) => {
     await held
     await route.continue()
   })
@@ -205,16 +206,32 @@ test('the first screen is in the HTML: it paints with no JavaScript, and the app
   await page.evaluate(() => {
     ;(window as unknown as { painted: Element | null }).painted = document.querySelector('h1')
   })
+  // Before the app runs, a person may type; "Sign in" is disabled, and Enter sends nothing: no
+  // request, no address with the password in it, no CSP violation (the harness fails on one).
+  const signIn = page.getByRole('button', { name: copy.signIn.submit })
+  await page.getByLabel(copy.signIn.email).fill('nobody@example.com')
+  await page.getByLabel(copy.signIn.password).fill('not a password')
+  await expect(signIn).toBeDisabled()
+  const navigations: string[] = []
+  page.on('framenavigated', (frame) => navigations.push(frame.url()))
+  const sent: string[] = []
+  page.on('request', (request) => sent.push(`${request.url()}\n${request.postData() ?? ''}`))
+  await page.getByLabel(copy.signIn.password).press('Enter')
   release()
   // Hydrated: React has attached itself to the very node that was painted.
   await page.waitForFunction(() => {
     const painted = (window as unknown as { painted: Element | null }).painted
     return painted !== null && Object.keys(painted).some((key) => key.startsWith('__reactFiber'))
   })
-  await page.getByLabel(copy.signIn.email).fill('nobody@example.com')
-  await page.getByLabel(copy.signIn.password).fill('not a password')
-  // The form answers (a sentence, from the app), and the heading is still the node painted.
-  await page.getByRole('button', { name: copy.signIn.submit }).click()
+  await expect(signIn).toBeEnabled()
+  expect(navigations).toEqual([])
+  expect(page.url()).toBe(`${E2E_INBOX_URL}/`)
+  // What was typed before is still there, and the form answers (a sentence, from the app); the
+  // heading is still the node painted.
+  await expect(page.getByLabel(copy.signIn.email)).toHaveValue('nobody@example.com')
+  await expect(page.getByLabel(copy.signIn.password)).toHaveValue('not a password')
+  expect(sent.filter((request) => /not(\+|%20| )a(\+|%20| )password/.test(request))).toEqual([])
+  await signIn.click()
   await expect(page.getByRole('alert')).toHaveText(copy.signIn.failed)
   expect(
     await page.evaluate(

@@ -18,8 +18,10 @@ import {
   enterCode,
   importKey,
   inquiryEntry,
+  openInbox,
   setupKey,
   STAFF_PASSWORD,
+  waitForInbox,
 } from '../support/staff-inbox'
 import { expect, test } from '../support/strict-page'
 
@@ -69,7 +71,7 @@ const alertMessage = (id: string, target: '_blank' | '_self') =>
 /** Another phone of the same account: signed in with the code the app shows 30 s on. */
 async function anotherDevice(context: BrowserContext, email: string, totpKey: string) {
   const other = await context.newPage()
-  await other.goto(E2E_INBOX_LOCALHOST_URL)
+  await openInbox(other, E2E_INBOX_LOCALHOST_URL)
   await signIn(other, email, true)
   // A later sign-in's code screen: its heading and its field share the name.
   await other
@@ -95,7 +97,7 @@ test('trusted device: a new page from an alert’s link reaches the inquiry in a
   })
   const passkey = await addPrfAuthenticator(page)
   const email = await addStaff()
-  await page.goto(E2E_INBOX_LOCALHOST_URL)
+  await openInbox(page, E2E_INBOX_LOCALHOST_URL)
   await expect(page.getByText(copy.signIn.inAppBrowser)).toHaveCount(0)
   await expect(page.getByLabel(copy.signIn.keepSignedIn)).not.toBeChecked()
   expect(await axeViolations(page)).toEqual([])
@@ -146,6 +148,7 @@ test('trusted device: a new page from an alert’s link reaches the inquiry in a
     context.waitForEvent('page'),
     message.getByRole('link', { name: 'Open the inquiry' }).click(),
   ])
+  await waitForInbox(newTab)
   await expect(newTab.getByRole('heading', { name: copy.key.unlockHeading })).toBeVisible()
   await expect(newTab.getByRole('button', { name: copy.key.passkeyUnlock })).toBeVisible()
   await expect(newTab.getByRole('heading', { name: copy.signIn.heading })).toHaveCount(0)
@@ -243,7 +246,7 @@ test('without "Keep me signed in" the session stays in the tab: a new page from 
   const name = uniqueName('Tab Reader')
   const id = await sendInquiry(page, { name, contact: 'tab@example.com', message: 'Tab only.' })
   const email = await addStaff()
-  await page.goto(E2E_INBOX_LOCALHOST_URL)
+  await openInbox(page, E2E_INBOX_LOCALHOST_URL)
   await signIn(page, email, false)
   await enterCode(page, totpCode(await setupKey(page)))
   await importKey(page, { secret: await devIdentity() })
@@ -254,7 +257,7 @@ test('without "Keep me signed in" the session stays in the tab: a new page from 
   })
 
   const fromAlert = await context.newPage()
-  await fromAlert.goto(alertLink(id))
+  await openInbox(fromAlert, alertLink(id))
   await expect(fromAlert.getByRole('heading', { name: copy.signIn.heading })).toBeVisible()
   await expect(fromAlert.getByText(copy.signIn.sessionEnded)).toHaveCount(0)
   // The first tab is still signed in.
@@ -316,7 +319,7 @@ test('a trusted session ends after the agency’s period (30 days): the inbox si
   context,
 }) => {
   const email = await addStaff()
-  await page.goto(E2E_INBOX_LOCALHOST_URL)
+  await openInbox(page, E2E_INBOX_LOCALHOST_URL)
   await signIn(page, email, true)
   await enterCode(page, totpCode(await setupKey(page)))
   await expect(page.getByRole('heading', { name: copy.key.importHeading })).toBeVisible()
@@ -325,7 +328,7 @@ test('a trusted session ends after the agency’s period (30 days): the inbox si
   await signedInDaysAgo(email, 29)
   await expireAccessToken(page)
   const later = await context.newPage()
-  await later.goto(E2E_INBOX_LOCALHOST_URL)
+  await openInbox(later, E2E_INBOX_LOCALHOST_URL)
   await expect(later.getByRole('heading', { name: copy.key.importHeading })).toBeVisible()
   await later.close()
 
@@ -338,7 +341,7 @@ test('a trusted session ends after the agency’s period (30 days): the inbox si
     SESSION_STORAGE_KEY,
   )
   const monthLater = await context.newPage()
-  await monthLater.goto(E2E_INBOX_LOCALHOST_URL)
+  await openInbox(monthLater, E2E_INBOX_LOCALHOST_URL)
   await expect(monthLater.getByRole('heading', { name: copy.signIn.heading })).toBeVisible()
   await expect(monthLater.getByText(copy.signIn.periodEnded(30))).toBeVisible()
   expect(await storageKeys(monthLater)).toEqual({
@@ -368,7 +371,7 @@ test('an in-app browser (an iOS web view, as Telegram opens links) is told to op
   })
   try {
     const page = await inApp.newPage()
-    await page.goto(`${E2E_INBOX_LOCALHOST_URL}/?ref=1a2b3c4d`)
+    await openInbox(page, `${E2E_INBOX_LOCALHOST_URL}/?ref=1a2b3c4d`)
     await expect(page.getByText(copy.signIn.inAppBrowser)).toBeVisible()
     expect(await axeViolations(page)).toEqual([])
   } finally {

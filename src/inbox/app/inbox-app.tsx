@@ -322,6 +322,7 @@ export function InboxApp() {
         {signedOut && (
           <SignInForm
             notice={endedNotice}
+            ready={stage === 'signed-out'}
             onSignedIn={() => {
               setEndedNotice(undefined)
               void stageOfSession().then(setStage)

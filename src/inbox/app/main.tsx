@@ -1,8 +1,8 @@
 import { StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { InboxApp } from './inbox-app'
-import './inbox.css'
 
+/** The app, imported by boot.ts once the first screen has painted (its stylesheet is boot's). */
 const root = document.getElementById('root') as HTMLElement
 const app = (
   <StrictMode>
@@ -14,7 +14,9 @@ const app = (
 if (root.firstElementChild) hydrateRoot(root, app)
 else createRoot(root).render(app)
 
-// The app shell offline: registered after the first screen, never in its way.
-window.addEventListener('load', () => {
+// The app shell offline: registered after the first screen, never in its way. On the prerendered
+// page the app runs after `load` (boot.ts waits for the paint); on the dev server's, before it.
+const registerServiceWorker = () =>
   void import('virtual:pwa-register').then(({ registerSW }) => registerSW({ immediate: true }))
-})
+if (document.readyState === 'complete') registerServiceWorker()
+else window.addEventListener('load', registerServiceWorker, { once: true })

@@ -19,8 +19,24 @@ const unchanging = () => () => {}
  * Email and password, and whether this device keeps the session ("Keep me signed in on this
  * device", off unless ticked); the next step (second factor) is the app's to decide. `notice`
  * says why a session ended, when one did.
+ *
+ * "Sign in" is disabled until `ready`: the first screen is prerendered and painted before the app
+ * runs (app/boot.ts), and a submit the app cannot take would go to the browser, which the CSP's
+ * `form-action 'none'` refuses (a violation, and nothing for the person). Typing meanwhile is
+ * fine: the fields are the browser's own until the submit reads them. A disabled default button
+ * also stops Enter from submitting; and `method="post"` keeps a password out of any address even
+ * where no CSP is sent.
  */
-export function SignInForm({ onSignedIn, notice }: { onSignedIn: () => void; notice?: string }) {
+export function SignInForm({
+  onSignedIn,
+  notice,
+  ready,
+}: {
+  onSignedIn: () => void
+  notice?: string
+  /** The app runs and knows this visit has no session: a submit is taken. */
+  ready: boolean
+}) {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   // The prerendered first screen (built where there is no browser) says nothing; hydration then
@@ -50,6 +66,7 @@ export function SignInForm({ onSignedIn, notice }: { onSignedIn: () => void; not
 
   return (
     <form
+      method="post"
       onSubmit={(event) => void submit(event)}
       className="card"
       aria-labelledby="sign-in-heading"
@@ -73,7 +90,7 @@ export function SignInForm({ onSignedIn, notice }: { onSignedIn: () => void; not
         {copy.signIn.keepSignedInHint(inboxEnv.trustedSessionDays)}
       </p>
       {error && <p role="alert">{error}</p>}
-      <button type="submit" disabled={busy}>
+      <button type="submit" disabled={busy || !ready}>
         {copy.signIn.submit}
       </button>
     </form>
