@@ -1,17 +1,13 @@
-import { execFile } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { promisify } from 'node:util'
+import { join } from 'node:path'
 import type { BrowserContext, Page } from '@playwright/test'
-import pg from 'pg'
 import { submitToasts } from '../../src/features/contact/contact-copy'
 import { attachmentsFieldCopy } from '../../src/features/contact/attachments-copy'
 import { attachedFilesCopy } from '../../src/features/contact/attached-files-copy'
 import { copy } from '../../src/inbox/content/copy'
 import { ATTACHMENTS_BUCKET } from '../../src/shared/submission/attachments'
-import { DEMO_JWT_SECRET, signApiKeys } from '../../supabase/local/gateway'
 import { axeViolations } from '../support/axe'
 import { submissionsWithId, uniqueName } from '../support/backend-db'
 import {
@@ -29,8 +25,9 @@ import {
   waitForOfflineReady,
   webStorageContents,
 } from '../support/offline'
-import { E2E_API_URL, E2E_BACKEND_DIR, E2E_DB_URL } from '../support/ports'
+import { E2E_BACKEND_DIR } from '../support/ports'
 import { firstVisit, inquiryEntry } from '../support/staff-inbox'
+import { filesUnder, objectBytes, stockAgeDecrypt, storedObjects } from '../support/stored-files'
 import { expect, test } from '../support/strict-page'
 
 const attachmentsCopy = { ...attachmentsFieldCopy, ...attachedFilesCopy }
@@ -44,7 +41,6 @@ const attachmentsCopy = { ...attachmentsFieldCopy, ...attachedFilesCopy }
  */
 
 const MB = 1024 * 1024
-const E2E_DEV_IDENTITY = resolve(E2E_BACKEND_DIR, 'dev-identity.txt')
 const marker = () => `MK${Date.now().toString(36)}${randomBytes(4).toString('hex')}`
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 
@@ -75,52 +71,8 @@ function recordTraffic(page: Page) {
   return seen
 }
 
-/** The objects stored under a submission, by the database's own record. */
-async function storedObjects(submissionId: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString: E2E_DB_URL })
-  await client.connect()
-  try {
-    const { rows } = await client.query<{ name: string }>(
-      'select name from storage.objects where bucket_id = $1 and name like $2 order by name',
-      [ATTACHMENTS_BUCKET, `${submissionId}/%`],
-    )
-    return rows.map((row) => row.name)
-  } finally {
-    await client.end()
-  }
-}
-
-/** Every file under a folder, as latin1 text, with its path. */
-async function filesUnder(folder: string): Promise<Array<{ path: string; text: string }>> {
-  const found: Array<{ path: string; text: string }> = []
-  for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue
-    const path = join(entry.parentPath, entry.name)
-    if ((await stat(path)).size > 64 * MB) continue
-    found.push({ path, text: (await readFile(path)).toString('latin1') })
-  }
-  return found
-}
-
-/** An object's ciphertext, fetched with the service role (the test reads what Storage holds). */
-async function objectBytes(name: string): Promise<Buffer> {
-  const { serviceRoleKey } = await signApiKeys(DEMO_JWT_SECRET)
-  const response = await fetch(`${E2E_API_URL}/storage/v1/object/${ATTACHMENTS_BUCKET}/${name}`, {
-    headers: { authorization: `Bearer ${serviceRoleKey}`, apikey: serviceRoleKey },
-  })
-  expect(response.status).toBe(200)
-  return Buffer.from(await response.arrayBuffer())
-}
-
-/** The stock `age` CLI, decrypting with the development identity. */
-async function stockAgeDecrypt(ciphertext: Buffer): Promise<Buffer> {
-  const run = promisify(execFile)('age', ['--decrypt', '--identity', E2E_DEV_IDENTITY], {
-    encoding: 'buffer',
-    maxBuffer: 64 * MB,
-  })
-  run.child.stdin?.end(ciphertext)
-  return (await run).stdout
-}
+const storedObjectsOf = (submissionId: string) => storedObjects(ATTACHMENTS_BUCKET, submissionId)
+const formObjectBytes = (name: string) => objectBytes(ATTACHMENTS_BUCKET, name)
 
 const attach = (page: Page, files: Attached[]) =>
   page.getByLabel(attachmentsCopy.label).setInputFiles(files.map((file) => file.path))
@@ -200,7 +152,7 @@ test('two files (one 20 MB) sent online: stored as ciphertext, the inbox opens b
 
   const id = submissionIdOf(traffic)
   expect(await submissionsWithId(id)).toHaveLength(1)
-  const objects = await storedObjects(id)
+  const objects = await storedObjectsOf(id)
   expect(objects).toHaveLength(2)
   // The 20 MB file went through TUS in 6 MB chunks; the small one as one standard upload.
   expect(traffic.some((r) => r.method === 'POST' && r.url.endsWith('/upload/resumable'))).toBe(true)
@@ -210,7 +162,7 @@ test('two files (one 20 MB) sent online: stored as ciphertext, the inbox opens b
   expect(traffic.some((r) => FILE_ENGINE_CHUNK.test(new URL(r.url).pathname))).toBe(true)
 
   // Stock age opens a stored object with the development identity: one of the two files.
-  const opened = await stockAgeDecrypt(await objectBytes(objects[0]!))
+  const opened = await stockAgeDecrypt(await formObjectBytes(objects[0]!))
   expect(files.map((file) => sha256(file.bytes))).toContain(sha256(opened))
 
   const { downloaded, kept, inbox } = await downloadInInbox(context, name, files)
@@ -291,7 +243,7 @@ test.describe('with the service worker (offline)', () => {
     await expect(toast(page, submitToasts.sent.title)).toBeVisible({ timeout: 120_000 })
     const id = submissionIdOf(traffic)
     await expect.poll(() => submissionsWithId(id).then((rows) => rows.length)).toBe(1)
-    expect(await storedObjects(id)).toHaveLength(2)
+    expect(await storedObjectsOf(id)).toHaveLength(2)
     const requests = traffic
       .map((r) => `${r.url}\n${JSON.stringify(r.headers)}\n${r.body}`)
       .join('')
@@ -318,8 +270,8 @@ test('without WebAssembly (an older browser, iOS Lockdown Mode) files are sealed
 
   // Not fetched: the page asked whether it may compile WebAssembly before loading the engine.
   expect(traffic.some((r) => FILE_ENGINE_CHUNK.test(new URL(r.url).pathname))).toBe(false)
-  const [object] = await storedObjects(submissionIdOf(traffic))
-  expect(sha256(await stockAgeDecrypt(await objectBytes(object!)))).toBe(sha256(file.bytes))
+  const [object] = await storedObjectsOf(submissionIdOf(traffic))
+  expect(sha256(await stockAgeDecrypt(await formObjectBytes(object!)))).toBe(sha256(file.bytes))
 })
 
 test('an upload cut halfway resumes from the offset the server holds, without starting over', async ({
@@ -358,7 +310,7 @@ test('an upload cut halfway resumes from the offset the server holds, without st
   expect(offsets[0]).toBe(6 * MB)
   expect(offsets.at(-1)).toBe(12 * MB)
   const id = submissionIdOf(traffic)
-  const [object] = await storedObjects(id)
-  const opened = await stockAgeDecrypt(await objectBytes(object!))
+  const [object] = await storedObjectsOf(id)
+  const opened = await stockAgeDecrypt(await formObjectBytes(object!))
   expect(sha256(opened)).toBe(sha256(files[0]!.bytes))
 })

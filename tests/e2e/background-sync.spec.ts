@@ -1,15 +1,27 @@
+import { randomBytes } from 'node:crypto'
 import type { BrowserContext, CDPSession, Page } from '@playwright/test'
+import { attachmentsFieldCopy } from '../../src/features/contact/attachments-copy'
 import { submitToasts } from '../../src/features/contact/contact-copy'
 import { outboxCopy } from '../../src/features/contact/outbox/outbox-copy'
 import { OUTBOX_SYNC_TAG } from '../../src/features/contact/outbox/outbox-store'
+import { ATTACHMENTS_BUCKET } from '../../src/shared/submission/attachments'
 import { submissionsWithId } from '../support/backend-db'
-import { fillAndSend, openContactPage, startOnForm, toast } from '../support/contact-form'
+import {
+  contactForm,
+  fillAndSend,
+  fillContactForm,
+  openContactPage,
+  startOnForm,
+  toast,
+} from '../support/contact-form'
 import { goOffline, goOnline, outboxRecords, waitForOfflineReady } from '../support/offline'
+import { objectBytes, stockAgeDecrypt, storedObjects } from '../support/stored-files'
 import { expect, test } from '../support/strict-page'
 
 /**
  * Background Sync (issue 27): a message queued offline is sent by the service worker once the
- * connection is back, with no page of the site open, exactly once, and the next visit says so.
+ * connection is back, with no page of the site open, exactly once, and the next visit says so;
+ * its sealed files too (issue 26), stored before its row.
  */
 
 test.use({ serviceWorkers: 'allow' })
@@ -44,17 +56,29 @@ async function registrationId(cdp: CDPSession, scope: string): Promise<string> {
   return found
 }
 
-test('queued offline, the page closed, the connection back: the worker sends it once, and the next visit says it went', async ({
-  page,
-  context,
-  baseURL,
-  allowConsoleError,
-}) => {
-  // The worker may try while the network is still cut (Chromium fires a sync it believes online):
-  // its fetch is refused, the row stays, the sync fails so that the browser tries again.
-  allowConsoleError(/ERR_INTERNET_DISCONNECTED|still waiting/)
+/**
+ * Sends the form offline (with `attach` run on the filled form first), checks the queued toast
+ * promises no next visit, waits for the sync to be registered, closes the page and brings the
+ * connection back; returns the queued inquiry's id once its row has arrived. Which fires the
+ * sync: Chromium itself. Playwright's setOffline reaches the worker as DevTools' offline
+ * emulation does, Background Sync holds the registered tag while the worker is offline, and fires
+ * it when the emulation ends (every run so far: the annotation says "fired by Chromium", within a
+ * second or two). Should a Chromium not do so within `ownWindowMs`, the test fires the event as
+ * DevTools' "Sync" button does: ServiceWorker.dispatchSyncEvent on the worker's registration, from
+ * a CDP session of a blank tab (about:blank is no client of the site), and says so in the
+ * annotation. Either way the worker's own 'sync' listener sends it.
+ */
+async function queueCloseAndSync(
+  page: Page,
+  context: BrowserContext,
+  baseURL: string | undefined,
+  attach: (page: Page) => Promise<void> = async () => {},
+  ownWindowMs = 5_000,
+): Promise<string> {
   await openThenGoOffline(page, context)
-  await fillAndSend(page, values)
+  await fillContactForm(page, values)
+  await attach(page)
+  await contactForm(page).submit.click()
   const queued = toast(page, submitToasts.queued.title).last()
   // Chromium has Background Sync: the toast does not promise "when you next open this site".
   await expect(queued).toContainText(submitToasts.queued.description)
@@ -77,15 +101,8 @@ test('queued offline, the page closed, the connection back: the worker sends it 
   expect(await submissionsWithId(id)).toEqual([])
   await goOnline(context)
 
-  // Which fires it: Chromium itself. Playwright's setOffline reaches the worker as DevTools'
-  // offline emulation does, Background Sync holds the registered tag while the worker is offline,
-  // and fires it when the emulation ends (every run so far: the annotation says "fired by
-  // Chromium", within a second or two). Should a Chromium not do so within 5 s, the test fires the
-  // event as DevTools' "Sync" button does: ServiceWorker.dispatchSyncEvent on the worker's
-  // registration, from a CDP session of a blank tab (about:blank is no client of the site), and
-  // says so in the annotation. Either way the worker's own 'sync' listener sends it.
   const arrivedOnItsOwn = await expect
-    .poll(async () => (await submissionsWithId(id)).length, { timeout: 5_000 })
+    .poll(async () => (await submissionsWithId(id)).length, { timeout: ownWindowMs })
     .toBe(1)
     .then(
       () => true,
@@ -111,6 +128,19 @@ test('queued offline, the page closed, the connection back: the worker sends it 
   // Once: nothing else sends it later.
   await new Promise((resolve) => setTimeout(resolve, 1_000))
   expect(await submissionsWithId(id)).toHaveLength(1)
+  return id
+}
+
+test('queued offline, the page closed, the connection back: the worker sends it once, and the next visit says it went', async ({
+  page,
+  context,
+  baseURL,
+  allowConsoleError,
+}) => {
+  // The worker may try while the network is still cut (Chromium fires a sync it believes online):
+  // its fetch is refused, the row stays, the sync fails so that the browser tries again.
+  allowConsoleError(/ERR_INTERNET_DISCONNECTED|still waiting/)
+  await queueCloseAndSync(page, context, baseURL)
 
   // The next visit: "Message Sent Securely", nothing waiting, the outbox empty.
   const next = await context.newPage()
@@ -122,6 +152,38 @@ test('queued offline, the page closed, the connection back: the worker sends it 
   await next.reload()
   await next.waitForLoadState('networkidle')
   await expect(toast(next, submitToasts.sent.title)).toHaveCount(0)
+})
+
+test('with a file attached: the worker stores the sealed file, then the row, once each', async ({
+  page,
+  context,
+  baseURL,
+  allowConsoleError,
+}) => {
+  allowConsoleError(/ERR_INTERNET_DISCONNECTED|still waiting/)
+  // Larger than the page's resumable threshold: the worker sends every file as one upload.
+  const bytes = randomBytes(7 * 1024 * 1024)
+  const id = await queueCloseAndSync(
+    page,
+    context,
+    baseURL,
+    (page) =>
+      page.getByLabel(attachmentsFieldCopy.label).setInputFiles({
+        name: 'Token sheet.xlsx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        buffer: bytes,
+      }),
+    // The file's upload comes before the row: Chromium's own sync has longer to get there.
+    15_000,
+  )
+  const objects = await storedObjects(ATTACHMENTS_BUCKET, id)
+  expect(objects).toHaveLength(1)
+  const opened = await stockAgeDecrypt(await objectBytes(ATTACHMENTS_BUCKET, objects[0]!))
+  expect(opened.equals(bytes)).toBe(true)
+  const next = await context.newPage()
+  await next.goto('/')
+  await expect(toast(next, submitToasts.sent.title)).toContainText(submitToasts.sent.description)
+  expect(await outboxRecords(next)).toEqual([])
 })
 
 test('without Background Sync, the toast and the indicator say it goes at the next visit online', async ({

@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { promisify } from 'node:util'
 import type { Page } from '@playwright/test'
 import pg from 'pg'
 import { conversationCopy, repliesCopy } from '../../src/features/contact/replies/replies-copy'
@@ -23,6 +21,7 @@ import { E2E_API_URL, E2E_BACKEND_DIR, E2E_DB_URL } from '../support/ports'
 import { PHONE } from '../support/site'
 import { ageDecrypt, agencyKey, messagesOf, storeInquiry } from '../support/staff-conversation'
 import { firstVisit, inquiryEntry } from '../support/staff-inbox'
+import { filesUnder, objectBytes, stockAgeDecrypt } from '../support/stored-files'
 import { expect, test } from '../support/strict-page'
 
 /**
@@ -84,39 +83,6 @@ const objectsOf = (inquiryId: string) =>
     'select name, version, metadata from storage.objects where bucket_id = $1 and name like $2 order by name',
     [CONVERSATION_FILES_BUCKET, `${inquiryId}/%`],
   )
-
-/** An object's ciphertext as Storage holds it, read with the service role. */
-async function objectBytes(name: string): Promise<Buffer> {
-  const { serviceRoleKey } = await signApiKeys(DEMO_JWT_SECRET)
-  const response = await fetch(
-    `${E2E_API_URL}/storage/v1/object/${CONVERSATION_FILES_BUCKET}/${name}`,
-    { headers: { authorization: `Bearer ${serviceRoleKey}`, apikey: serviceRoleKey } },
-  )
-  expect(response.status).toBe(200)
-  return Buffer.from(await response.arrayBuffer())
-}
-
-/** The stock `age` CLI, decrypting binary `ciphertext` with one identity file. */
-async function stockAgeDecrypt(ciphertext: Buffer, identityFile: string): Promise<Buffer> {
-  const run = promisify(execFile)('age', ['--decrypt', '--identity', identityFile], {
-    encoding: 'buffer',
-    maxBuffer: 64 * MB,
-  })
-  run.child.stdin?.end(ciphertext)
-  return (await run).stdout
-}
-
-/** Every file under a folder, as latin1 text, with its path. */
-async function filesUnder(folder: string): Promise<Array<{ path: string; text: string }>> {
-  const found: Array<{ path: string; text: string }> = []
-  for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue
-    const path = join(entry.parentPath, entry.name)
-    if ((await stat(path)).size > 64 * MB) continue
-    found.push({ path, text: (await readFile(path)).toString('latin1') })
-  }
-  return found
-}
 
 const exists = (path: string) =>
   stat(path).then(
@@ -198,7 +164,10 @@ test('staff reply with two files; the visitor on /replies downloads both unchang
       // Stock age opens each stored object with this key: exactly the file the reply lists.
       for (const file of files) {
         const entry = listed.get(file.name)!
-        const plain = await stockAgeDecrypt(await objectBytes(entry.object), identityFile)
+        const plain = await stockAgeDecrypt(
+          await objectBytes(CONVERSATION_FILES_BUCKET, entry.object),
+          identityFile,
+        )
         expect(sha256(plain)).toBe(sha256(file.bytes))
         expect(entry).toMatchObject({ sha256: sha256(file.bytes), size: file.bytes.length })
       }

@@ -27,10 +27,10 @@ export function announceSubmit(result: SubmitResult, near: HTMLElement | null): 
     case 'queued':
       return void showToast({
         title: submitToasts.queued.title,
-        // Chromium's Background Sync sends it even once the tab is closed (a message without
-        // files: the worker does not upload); elsewhere it waits for the next visit.
+        // Chromium's Background Sync sends it, files and all, even once the tab is closed;
+        // elsewhere it waits for the next visit.
         description:
-          'SyncManager' in window && !result.withFiles
+          'SyncManager' in window
             ? submitToasts.queued.description
             : submitToasts.queued.descriptionNextVisit,
         variant: 'default',

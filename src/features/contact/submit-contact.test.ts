@@ -145,11 +145,7 @@ describe('submitContact with attached files', () => {
         })),
       },
     )
-    expect(await submitContact(withFiles, null, deps)).toEqual({
-      kind: 'queued',
-      inquiry,
-      withFiles: true,
-    })
+    expect(await submitContact(withFiles, null, deps)).toEqual({ kind: 'queued', inquiry })
     expect(deps.send).not.toHaveBeenCalled()
     expect(deps.enqueue).toHaveBeenCalledWith(
       { kind: 'inquiry', row, attachments: [{ object, ciphertext }] },

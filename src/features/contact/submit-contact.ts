@@ -59,8 +59,6 @@ export type SubmitResult =
   | {
       kind: 'queued'
       inquiry: SentInquiry
-      /** Files wait for the next visit: the service worker sends rows, not uploads (sync-worker.ts). */
-      withFiles?: true
     }
   | { kind: 'failed'; message: string; detail: unknown }
 
@@ -296,9 +294,7 @@ async function queue(
     : { kind: 'inquiry', row }
   try {
     if ((await limit.race(enqueue(item, stop.signal))) !== TIMED_OUT) {
-      return attachments.length
-        ? { kind: 'queued', inquiry, withFiles: true }
-        : { kind: 'queued', inquiry }
+      return { kind: 'queued', inquiry }
     }
     // The outbox's code did not load in time: keep the values rather than leave the visitor
     // waiting, and tell the outbox not to store the row after all.

@@ -12,27 +12,25 @@
  */
 import { Upload, type DetailedError } from 'tus-js-client'
 import { ATTACHMENT_CONTENT_TYPE, RESUMABLE_THRESHOLD_BYTES } from '../submission/attachments'
+import {
+  classifyStandardUpload,
+  classifyUploadStatus,
+  type StorageAnswer,
+  type UploadOutcome,
+} from './upload-outcome'
+
+export {
+  classifyStandardUpload,
+  classifyUploadStatus,
+  type UploadFailureReason,
+  type UploadOutcome,
+} from './upload-outcome'
 
 /** One sealed file as it is uploaded: its object's name and its ciphertext (never the name). */
 export type SealedUpload = { object: string; ciphertext: Blob }
 
 /** `sent`: ciphertext bytes stored so far across every file of the call, of `total`. */
 export type UploadProgress = (sent: number, total: number) => void
-
-/** Why files were not stored, for each app's sentence (the site's reasons use the same words). */
-export type UploadFailureReason =
-  'noAnswer' | 'busy' | 'serverError' | 'unavailable' | 'fileRefused'
-
-/**
- * - delivered: every file stored (or already stored under its name);
- * - no-answer: offline, a timeout, a gateway, 429: try again later;
- * - server-error: another 5xx;
- * - refused: the policy, the bucket or the route said no; the same files will not fare better.
- * `detail` (status, the server's words) is for the console only.
- */
-export type UploadOutcome =
-  | { kind: 'delivered' }
-  | { kind: 'no-answer' | 'server-error' | 'refused'; reason: UploadFailureReason; detail: string }
 
 /** The part of supabase-js's Storage client an upload uses: `client.storage`. */
 export type StorageClient = {
@@ -65,34 +63,6 @@ export const STANDARD_UPLOAD_TIMEOUT_MS = 60_000
 
 /** How tus-js-client waits between tries of a chunk before the upload counts as no answer. */
 export const RESUMABLE_RETRY_DELAYS_MS = [0, 1_000, 3_000, 5_000]
-
-/** An HTTP status, as an outcome: the same rules as the row's insert (send-to-supabase.ts). */
-export function classifyUploadStatus(status: number, detail: string): UploadOutcome {
-  if (status >= 200 && status < 300) return { kind: 'delivered' }
-  // Already stored under this random name: by this draft's earlier try, nobody else's.
-  if (status === 409) return { kind: 'delivered' }
-  if (status === 0) return { kind: 'no-answer', reason: 'noAnswer', detail }
-  if (status === 429) return { kind: 'no-answer', reason: 'busy', detail }
-  if ([408, 502, 503, 504, 520, 521, 522, 523, 524].includes(status)) {
-    return { kind: 'no-answer', reason: 'noAnswer', detail }
-  }
-  if (status >= 500) return { kind: 'server-error', reason: 'serverError', detail }
-  if (status === 404 || status === 405) return { kind: 'refused', reason: 'unavailable', detail }
-  return { kind: 'refused', reason: 'fileRefused', detail }
-}
-
-type StorageAnswer = { error: { status?: unknown; statusCode?: unknown; message?: string } | null }
-
-/** supabase-js's answer to a standard upload, as an outcome. */
-export function classifyStandardUpload({ error }: StorageAnswer): UploadOutcome {
-  if (!error) return { kind: 'delivered' }
-  // Storage answers refusals with HTTP 400 and the real status in the body's `statusCode` ("409"
-  // for an object that already exists): that one decides, the HTTP status only without it.
-  const code = Number(error.statusCode)
-  const status =
-    Number.isInteger(code) && code > 0 ? code : typeof error.status === 'number' ? error.status : 0
-  return classifyUploadStatus(status, `HTTP ${status}: ${(error.message ?? '').slice(0, 300)}`)
-}
 
 async function uploadStandard(file: SealedUpload, target: UploadTarget): Promise<UploadOutcome> {
   let timer: ReturnType<typeof setTimeout> | undefined

@@ -113,8 +113,6 @@ export type FlushDeps = {
   withLock: WithLock
   /** Also send records still backing off: for `online`, as the old backoff says nothing now. */
   ignoreSchedule?: boolean
-  /** Which records this sender takes; the others stay as they are for another (the page). */
-  takes?: (record: OutboxRecord) => boolean
 }
 
 export type RefusedRecord = { record: OutboxRecord; message: string; detail: string }
@@ -154,7 +152,6 @@ async function flushRound({
   send,
   now,
   ignoreSchedule = false,
-  takes = () => true,
 }: FlushDeps): Promise<FlushResult> {
   const delivered: FlushResult['delivered'] = []
   const refused: RefusedRecord[] = []
@@ -176,7 +173,6 @@ async function flushRound({
     }
     const record = valid.data
     if (!ignoreSchedule && record.next_attempt_at > startedAt) continue
-    if (!takes(record)) continue
 
     const outcome = await sendOnce(send, record)
     if (outcome.kind === 'delivered') {

@@ -142,20 +142,81 @@ test('page and worker racing: one sender at a time, each row sent once', async (
   store.close()
 })
 
-test('an inquiry with files waits for the page (the worker carries no uploader); the others go', async () => {
+async function queueWithFiles(count: number) {
   const store = await openOutboxStore()
   const row = { ...ADA, mailbox_hash: `\\x${'a'.repeat(64)}` }
-  const object = `${ADA.id}/3b2f8a8e-6f4b-4c1a-9d2e-0c5b7e1f2a3d`
-  const ciphertext = new Blob([new Uint8Array([1, 2, 3])], { type: 'application/octet-stream' })
-  await store.enqueue({ kind: 'inquiry', row, attachments: [{ object, ciphertext }] }, T0)
-  await store.enqueue(inquiryItem(BOB), T0)
-  fetchMock.mockImplementation(async () => created())
-  await expect(fireSync()).rejects.toThrow(/still waiting/)
+  const attachments = Array.from({ length: count }, (_, index) => ({
+    object: `${ADA.id}/3b2f8a8e-6f4b-4c1a-9d2e-0c5b7e1f2a3${index}`,
+    ciphertext: new Blob([new Uint8Array([1, 2, 3, index])], { type: 'application/octet-stream' }),
+  }))
+  await store.enqueue({ kind: 'inquiry', row, attachments }, T0)
+  return { store, attachments }
+}
 
-  // Only BOB's row was sent; ADA's, with its file, is untouched for the next visit.
-  expect(fetchMock).toHaveBeenCalledTimes(1)
-  expect(JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body))).toMatchObject({ id: BOB.id })
+const storageRefusal = (statusCode: string, message: string) =>
+  new Response(JSON.stringify({ statusCode, error: 'refused', message }), { status: 400 })
+
+test('an inquiry with files: each file stored first (insert only, as supabase-js sends a Blob), then its row', async () => {
+  const { store, attachments } = await queueWithFiles(2)
+  fetchMock.mockImplementation(async () => created())
+  await fireSync()
+
+  const calls = fetchMock.mock.calls.map(([url, init]) => ({ url: String(url), init }))
+  expect(calls.map(({ url }) => url)).toEqual([
+    ...attachments.map(({ object }) =>
+      expect.stringMatching(new RegExp(`/storage/v1/object/contact-attachments/${object}$`)),
+    ),
+    expect.stringMatching(/\/rest\/v1\/contact_submissions$/),
+  ])
+  for (const [index, { init }] of calls.slice(0, 2).entries()) {
+    expect(init?.method).toBe('POST')
+    expect(init?.headers).toMatchObject({ 'x-upsert': 'false' })
+    const form = init?.body as FormData
+    const file = form.get('') as Blob
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(new Uint8Array([1, 2, 3, index]))
+    expect(file.type).toBe('application/octet-stream')
+  }
+  expect(await store.list()).toEqual([])
+  expect((await takeDeliveryNotes(null)).map((note) => note.id)).toEqual([ADA.id])
+  store.close()
+})
+
+test('a file already stored by an earlier try (409) counts as stored; the row still goes once', async () => {
+  const { store } = await queueWithFiles(1)
+  fetchMock
+    .mockImplementationOnce(async () => storageRefusal('409', 'The resource already exists'))
+    .mockImplementation(async () => created())
+  await fireSync()
+  expect(fetchMock).toHaveBeenCalledTimes(2)
+  expect(await store.list()).toEqual([])
+  store.close()
+})
+
+test('a file not stored (no answer) keeps the inquiry waiting and sends no row naming it', async () => {
+  const { store } = await queueWithFiles(2)
+  fetchMock
+    .mockImplementationOnce(async () => created())
+    .mockImplementationOnce(async () => {
+      throw new TypeError('Failed to fetch')
+    })
+  await expect(fireSync()).rejects.toThrow(/still waiting/)
+  // The first file, then the second one failing: no row was posted.
+  expect(fetchMock).toHaveBeenCalledTimes(2)
+  expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/rest/v1/'))).toBe(false)
   const [left] = await store.list()
-  expect(left).toMatchObject({ id: ADA.id, state: 'pending', attempts: 0 })
+  expect(left).toMatchObject({ id: ADA.id, state: 'pending' })
+  store.close()
+})
+
+test('a file the bucket refuses leaves the inquiry for the visitor to review, as on the page', async () => {
+  const { store } = await queueWithFiles(1)
+  vi.spyOn(console, 'error').mockImplementation(() => {})
+  fetchMock.mockImplementation(async () =>
+    storageRefusal('403', 'new row violates row-level security policy'),
+  )
+  await fireSync()
+  expect(fetchMock).toHaveBeenCalledTimes(1)
+  const [left] = await store.list()
+  expect(left).toMatchObject({ id: ADA.id, state: 'needs-attention' })
   store.close()
 })

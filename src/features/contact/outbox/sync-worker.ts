@@ -1,10 +1,18 @@
 import { siteEnv } from '../../../lib/env'
+import { classifyUploadStatus, type UploadOutcome } from '../../../shared/files/upload-outcome'
+import { ATTACHMENTS_BUCKET } from '../../../shared/submission/attachments'
 import { classifyInsertAnswer, SEND_TIMEOUT_MS, type SendOutcome } from '../send-to-supabase'
 import { classifyAddAnswer } from '../thread-rpc'
 import { CHANNEL_NAME, LOCK_NAME } from './outbox-engine'
 import { flushOutbox, type FlushResult, type OutboxFailureReason } from './outbox-flush'
 import { outboxLock } from './outbox-lock'
-import { noteDeliveries, openOutboxStore, OUTBOX_SYNC_TAG, type OutboxItem } from './outbox-store'
+import {
+  noteDeliveries,
+  openOutboxStore,
+  OUTBOX_SYNC_TAG,
+  type OutboxItem,
+  type QueuedAttachment,
+} from './outbox-store'
 
 /**
  * Background Sync in the service worker (issue 27; Chromium only): the page registers
@@ -15,7 +23,8 @@ import { noteDeliveries, openOutboxStore, OUTBOX_SYNC_TAG, type OutboxItem } fro
  * outcomes. What it delivered is noted for the next page to say "Message Sent Securely"; what was
  * refused stays in the outbox for the page's review. Messages still waiting make the sync fail,
  * so that the browser tries again later. No React, no Supabase client: a plain `fetch` of the
- * same request supabase-js makes (connect-src already allows the Supabase origin).
+ * same request supabase-js makes (connect-src already allows the Supabase origin). An inquiry's
+ * sealed files go first, as on the page: its row never names an object not stored.
  *
  * Built on its own into `outbox-sync-<hash>.js` (src/build/sync-worker-plugin.ts) and loaded by the
  * generated service worker with `importScripts`.
@@ -62,14 +71,74 @@ async function post(path: string, body: unknown, signal?: AbortSignal) {
     : { error: (parsed ?? {}) as { message?: string; code?: string }, status, data: null }
 }
 
+/**
+ * How long one file's upload may take here. Chromium ends a sync event after a few minutes; a
+ * file not stored by then is tried again at the browser's next sync, or by the next page.
+ */
+export const WORKER_UPLOAD_TIMEOUT_MS = 150_000
+
+/**
+ * A queued inquiry's sealed files, stored one after the other with the request supabase-js makes
+ * for a Blob (multipart, `x-upsert: false`: insert only). The worker carries neither supabase-js
+ * nor tus-js-client, so every file goes as one standard upload, which Storage takes up to the
+ * bucket's limit; the page's resumable uploads are for a visitor watching a cut connection, and
+ * nobody watches here. A file an earlier try stored answers 409: stored (upload-outcome.ts).
+ */
+export async function uploadFromWorker(
+  attachments: readonly QueuedAttachment[],
+  signal?: AbortSignal,
+): Promise<UploadOutcome> {
+  for (const { object, ciphertext } of attachments) {
+    const body = new FormData()
+    body.append('cacheControl', '3600')
+    body.append('', ciphertext)
+    let outcome: UploadOutcome
+    try {
+      const response = await fetch(
+        `${siteEnv.supabaseUrl}/storage/v1/object/${ATTACHMENTS_BUCKET}/${object}`,
+        {
+          method: 'POST',
+          headers: {
+            apikey: siteEnv.supabaseAnonKey,
+            Authorization: `Bearer ${siteEnv.supabaseAnonKey}`,
+            'x-upsert': 'false',
+          },
+          body,
+          signal: signal ?? AbortSignal.timeout(WORKER_UPLOAD_TIMEOUT_MS),
+        },
+      )
+      // Storage answers a refusal with HTTP 400 and the real status in the body's `statusCode`.
+      const answer = response.ok ? null : await response.text()
+      let code = response.status
+      try {
+        const parsed = answer ? (JSON.parse(answer) as { statusCode?: unknown }) : null
+        const real = Number(parsed?.statusCode)
+        if (Number.isInteger(real) && real > 0) code = real
+      } catch {
+        // Not JSON: the HTTP status decides.
+      }
+      outcome = classifyUploadStatus(code, `HTTP ${code}: ${(answer ?? '').slice(0, 300)}`)
+    } catch (error) {
+      outcome = classifyUploadStatus(0, String(error))
+    }
+    if (outcome.kind !== 'delivered') return outcome
+  }
+  return { kind: 'delivered' }
+}
+
 /** Sends one queued item as the page's `sendQueued` does, with `fetch`. */
 export async function sendFromWorker(
   item: OutboxItem,
   signal?: AbortSignal,
 ): Promise<SendOutcome<OutboxFailureReason>> {
   try {
-    if (item.kind === 'inquiry')
+    if (item.kind === 'inquiry') {
+      if (item.attachments?.length) {
+        const uploaded = await uploadFromWorker(item.attachments)
+        if (uploaded.kind !== 'delivered') return uploaded
+      }
       return classifyInsertAnswer(await post('contact_submissions', item.row, signal))
+    }
     const { mailbox_token, id, sealed } = item.message
     return classifyAddAnswer(
       await post('rpc/add_to_thread', { mailbox_token, message_id: id, sealed }, signal),
@@ -94,9 +163,6 @@ export async function syncOutbox(): Promise<FlushResult | null> {
       now: Date.now,
       withLock: outboxLock(LOCK_NAME),
       ignoreSchedule: true,
-      // Files go with the page, whose uploader (supabase-js, tus-js-client's resumable uploads)
-      // the worker does not carry: an inquiry with attachments waits for the next visit.
-      takes: (record) => !('attachments' in record && record.attachments?.length),
     })
   } finally {
     store.close()
