@@ -8,6 +8,8 @@ import lighthouse from 'lighthouse'
 
 export type Run = {
   scores: Record<'performance' | 'accessibility' | 'best-practices' | 'seo', number>
+  /** The ids of the SEO category's audits that did not pass (e.g. `is-crawlable` on a noindex page). */
+  seoFailures: string[]
   fcp: number
   lcp: number
   tbt: number
@@ -61,7 +63,11 @@ async function auditOnce(url: string, port: number): Promise<Run> {
     })
     // The service worker's own script and its precache downloads are not the page's.
     .filter((asset) => !/^\/(sw|workbox-[\w-]+)\.js$/.test(asset.path))
+  const seoFailures = (lhr.categories.seo?.auditRefs ?? [])
+    .filter((ref) => ref.weight > 0 && lhr.audits[ref.id]?.score === 0)
+    .map((ref) => ref.id)
   return {
+    seoFailures,
     scores: {
       performance: score('performance'),
       accessibility: score('accessibility'),
