@@ -22,23 +22,36 @@ export const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN
 }
 
+/**
+ * How the slow phone is made: `simulate` (Lighthouse's default: the page loads at full speed and
+ * Lantern computes the metrics for a slow 4G phone from its graph of requests and tasks), or
+ * `devtools` (the page loads through DevTools' throttled network and CPU, and the metrics are what
+ * the trace shows).
+ */
+export type Throttling = 'simulate' | 'devtools'
+
 /** Lighthouse now and then fails to record a trace on a busy machine (NO_NAVSTART): try again. */
-export async function audit(url: string, port: number, attempts = 3): Promise<Run> {
+export async function audit(
+  url: string,
+  port: number,
+  { attempts = 3, throttling = 'simulate' }: { attempts?: number; throttling?: Throttling } = {},
+): Promise<Run> {
   try {
-    return await auditOnce(url, port)
+    return await auditOnce(url, port, throttling)
   } catch (error) {
     if (attempts <= 1) throw error
     console.warn(`${String(error)}; trying again`)
-    return audit(url, port, attempts - 1)
+    return audit(url, port, { attempts: attempts - 1, throttling })
   }
 }
 
-async function auditOnce(url: string, port: number): Promise<Run> {
+async function auditOnce(url: string, port: number, throttling: Throttling): Promise<Run> {
   const result = await lighthouse(url, {
     port,
     output: 'json',
     logLevel: 'error',
     onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+    throttlingMethod: throttling,
   })
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`)
   const { lhr } = result
