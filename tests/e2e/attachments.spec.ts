@@ -1,7 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFile } from 'node:fs/promises'
 import type { BrowserContext, Page } from '@playwright/test'
 import { submitToasts } from '../../src/features/contact/contact-copy'
 import { attachmentsFieldCopy } from '../../src/features/contact/attachments-copy'
@@ -28,6 +26,7 @@ import {
 import { E2E_BACKEND_DIR } from '../support/ports'
 import { firstVisit, inquiryEntry } from '../support/staff-inbox'
 import { filesUnder, objectBytes, stockAgeDecrypt, storedObjects } from '../support/stored-files'
+import { markedFile, recordTraffic, type MarkedFile } from '../support/marked-files'
 import { expect, test } from '../support/strict-page'
 
 const attachmentsCopy = { ...attachmentsFieldCopy, ...attachedFilesCopy }
@@ -44,32 +43,7 @@ const MB = 1024 * 1024
 const marker = () => `MK${Date.now().toString(36)}${randomBytes(4).toString('hex')}`
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 
-type Attached = { path: string; name: string; bytes: Buffer }
-
-/** A file on disk named with `mark`, of `size` random bytes with `mark` written at three places. */
-async function markedFile(mark: string, size: number, extension: string): Promise<Attached> {
-  const folder = await mkdtemp(join(tmpdir(), 'attach-'))
-  const name = `${mark} brief.${extension}`
-  const bytes = randomBytes(size)
-  for (const at of [0, Math.floor(size / 2), size - mark.length]) bytes.write(mark, at, 'latin1')
-  const path = join(folder, name)
-  await writeFile(path, bytes)
-  return { path, name, bytes }
-}
-
-/** Every request the page makes: address, and body as bytes (latin1 text, to search for markers). */
-function recordTraffic(page: Page) {
-  const seen: { url: string; method: string; body: string; headers: Record<string, string> }[] = []
-  page.on('request', (request) =>
-    seen.push({
-      url: request.url(),
-      method: request.method(),
-      body: request.postDataBuffer()?.toString('latin1') ?? '',
-      headers: request.headers(),
-    }),
-  )
-  return seen
-}
+type Attached = MarkedFile
 
 const storedObjectsOf = (submissionId: string) => storedObjects(ATTACHMENTS_BUCKET, submissionId)
 const formObjectBytes = (name: string) => objectBytes(ATTACHMENTS_BUCKET, name)
@@ -137,8 +111,8 @@ test('two files (one 20 MB) sent online: stored as ciphertext, the inbox opens b
 }) => {
   const mark = marker()
   const files = [
-    await markedFile(mark, 20 * MB, 'pdf'),
-    await markedFile(`${mark}s`, 300_000, 'png'),
+    await markedFile(mark, 20 * MB, 'brief.pdf'),
+    await markedFile(`${mark}s`, 300_000, 'brief.png'),
   ]
   const traffic = recordTraffic(page)
   const name = uniqueName('Files Online')
@@ -193,7 +167,10 @@ test.describe('with the service worker (offline)', () => {
     context,
   }) => {
     const mark = marker()
-    const files = [await markedFile(mark, 7 * MB, 'key'), await markedFile(`${mark}t`, 5000, 'txt')]
+    const files = [
+      await markedFile(mark, 7 * MB, 'brief.key'),
+      await markedFile(`${mark}t`, 5000, 'brief.txt'),
+    ]
     const traffic = recordTraffic(page)
     const name = uniqueName('Files Offline')
     await openContactPage(page)
@@ -261,7 +238,7 @@ test('without WebAssembly (an older browser, iOS Lockdown Mode) files are sealed
     delete (globalThis as { WebAssembly?: unknown }).WebAssembly
   })
   const mark = marker()
-  const file = await markedFile(mark, 200_000, 'pdf')
+  const file = await markedFile(mark, 200_000, 'brief.pdf')
   const traffic = recordTraffic(page)
   await openContactPage(page)
   await fillAndAttach(page, uniqueName('Files Without Wasm'), [file])
@@ -280,7 +257,7 @@ test('an upload cut halfway resumes from the offset the server holds, without st
 }) => {
   allowConsoleError(/ERR_FAILED|ERR_CONNECTION|Failed to load resource|tus/)
   const mark = marker()
-  const files = [await markedFile(mark, 14 * MB, 'mov')]
+  const files = [await markedFile(mark, 14 * MB, 'brief.mov')]
   const traffic = recordTraffic(page)
   let cut = 0
   // The first PATCH (the second 6 MB chunk) is cut off; every later request goes through.

@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import type { Page } from '@playwright/test'
 import pg from 'pg'
 import { conversationCopy, repliesCopy } from '../../src/features/contact/replies/replies-copy'
 import { copy } from '../../src/inbox/content/copy'
@@ -22,6 +21,7 @@ import { PHONE } from '../support/site'
 import { ageDecrypt, agencyKey, messagesOf, storeInquiry } from '../support/staff-conversation'
 import { firstVisit, inquiryEntry } from '../support/staff-inbox'
 import { filesUnder, objectBytes, stockAgeDecrypt } from '../support/stored-files'
+import { markedFile, recordTraffic } from '../support/marked-files'
 import { expect, test } from '../support/strict-page'
 
 /**
@@ -39,31 +39,6 @@ const MB = 1024 * 1024
 const marker = () => `RF${Date.now().toString(36)}${randomBytes(4).toString('hex')}`
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 
-type Picked = { path: string; name: string; bytes: Buffer }
-
-/** A file on disk named with `mark`, of `size` random bytes with `mark` written at three places. */
-async function markedFile(mark: string, size: number, name: string): Promise<Picked> {
-  const folder = await mkdtemp(join(tmpdir(), 'reply-file-'))
-  const bytes = randomBytes(size)
-  for (const at of [0, Math.floor(size / 2), size - mark.length]) bytes.write(mark, at, 'latin1')
-  const path = join(folder, `${mark} ${name}`)
-  await writeFile(path, bytes)
-  return { path, name: `${mark} ${name}`, bytes }
-}
-
-/** Every request a page makes: method, address, headers and body (latin1, to search). */
-function recordTraffic(page: Page) {
-  const seen: { url: string; method: string; body: string; headers: Record<string, string> }[] = []
-  page.on('request', (request) =>
-    seen.push({
-      url: request.url(),
-      method: request.method(),
-      body: request.postDataBuffer()?.toString('latin1') ?? '',
-      headers: request.headers(),
-    }),
-  )
-  return seen
-}
 const asText = (traffic: ReturnType<typeof recordTraffic>) =>
   traffic.map((r) => `${r.method} ${r.url}\n${JSON.stringify(r.headers)}\n${r.body}`).join('\n')
 

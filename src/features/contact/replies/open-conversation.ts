@@ -22,8 +22,12 @@ import {
   padThreadMessage,
   parseThreadMessage,
 } from '../../../shared/conversation/thread-message'
-import { fitsDevice, openAttachment, type OpenedAttachment } from '../../../shared/files/open-file'
-import { downloadBlob } from '../../../shared/files/save-file-browser'
+import {
+  downloadRefused,
+  openAndSave,
+  type FileDownloadOutcome,
+} from '../../../shared/files/download-file-browser'
+import { fitsDevice } from '../../../shared/files/open-file'
 import type { ThreadView } from '../../../shared/database-types'
 import {
   parseSealedDocument,
@@ -157,7 +161,7 @@ const isOffline = () => navigator.onLine === false
  * the file's own problems (openAttachment's), offline or no answer, no longer stored, or another
  * failure.
  */
-export type FileDownloadOutcome = OpenedAttachment['kind'] | 'offline' | 'not-found' | 'failed'
+export type { FileDownloadOutcome }
 
 /**
  * Fetches a reply's file from the conversation's bucket as anon, with the mailbox token in the
@@ -181,20 +185,12 @@ export async function downloadReplyFile(
     if (error || !data) {
       // The server's words go to the console only; the object's name says nothing of the file.
       console.error('A reply’s file could not be fetched:', error)
-      // Storage's refusals come as HTTP 400 with the real status in `statusCode`.
-      const { status, statusCode } = (error ?? {}) as { status?: unknown; statusCode?: unknown }
-      const real = Number(statusCode)
-      const code = Number.isInteger(real) && real > 0 ? real : Number(status ?? 0)
-      if (code === 404) return 'not-found'
-      if (code === 0) return 'offline'
-      return 'failed'
+      return downloadRefused(error)
     }
     ciphertext = data
   } catch (error) {
     console.error('A reply’s file could not be fetched:', error)
     return isOffline() ? 'offline' : 'failed'
   }
-  const opened = await openAttachment(ciphertext, [conversation.keys.identity], file)
-  if (opened.kind === 'opened') downloadBlob(opened.file, file.name)
-  return opened.kind
+  return openAndSave(ciphertext, [conversation.keys.identity], file)
 }

@@ -1,11 +1,15 @@
 import { ATTACHMENTS_BUCKET } from '../../../shared/submission/attachments'
 import type { SealedAttachment } from '../../../shared/submission/sealed-document'
 import { supabase } from '../../lib/supabase-client'
-import { fitsDevice, openAttachment, type OpenedAttachment } from '../../../shared/files/open-file'
-import { downloadBlob } from '../../../shared/files/save-file-browser'
+import {
+  downloadRefused,
+  openAndSave,
+  type FileDownloadOutcome,
+} from '../../../shared/files/download-file-browser'
+import { fitsDevice } from '../../../shared/files/open-file'
 
 /** What "Download" came to, for the sentence beside the file. */
-export type DownloadOutcome = OpenedAttachment['kind'] | 'offline' | 'not-found' | 'failed'
+export type DownloadOutcome = FileDownloadOutcome
 
 /**
  * Fetches a sealed file's ciphertext with the staff session (Storage lets signed-in staff at aal2
@@ -24,15 +28,7 @@ export async function downloadAttachment(
   if (error || !data) {
     // The server's words go to the console only.
     console.error('inbox: attachment download failed', error)
-    // Storage's refusals come as HTTP 400 with the real status in `statusCode`.
-    const { status, statusCode } = (error ?? {}) as { status?: unknown; statusCode?: unknown }
-    const real = Number(statusCode)
-    const code = Number.isInteger(real) && real > 0 ? real : Number(status ?? 0)
-    if (code === 404) return 'not-found'
-    if (code === 0) return 'offline'
-    return 'failed'
+    return downloadRefused(error)
   }
-  const opened = await openAttachment(data, identities, attachment)
-  if (opened.kind === 'opened') downloadBlob(opened.file, attachment.name)
-  return opened.kind
+  return openAndSave(data, identities, attachment)
 }
