@@ -51,6 +51,9 @@ export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
     // The configuration as checked here (src/lib/env.ts): the pages get values, not validators.
     // The recipients and key_id in it were resolved above (possibly the development key).
     __SITE_ENV__: JSON.stringify(siteEnv),
+    // `npm run bench`'s own build slows the hashing worker as DevTools slows the page
+    // (src/shared/files/sha256-in-worker-browser.ts); false in every other build.
+    __BENCH_HOOKS__: JSON.stringify(env.VITE_BENCH_HOOKS === 'true'),
   }
   // The service worker's Background Sync handler (src/features/contact/README.md), for the
   // client build only: the generated worker loads it with importScripts.

@@ -47,7 +47,7 @@ async function main() {
     const cipher = await best(() => chunks((chunk) => engine.seal(key, nonce, chunk)))
     const hash = await best(async () => {
       const hasher = await engine.sha256()
-      chunks((chunk) => hasher.update(chunk))
+      chunks((chunk) => void hasher.update(chunk))
       return hasher.digest()
     })
     row(`${engine.name}: chacha20poly1305 (64 KiB chunks)`, cipher)

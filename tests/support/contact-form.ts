@@ -47,6 +47,9 @@ export const SEALER_CHUNK = /\/assets\/seal-submission-[\w-]+\.js$/
 /** The engine that seals files (WebAssembly): its own file, fetched once a file is attached. */
 export const FILE_ENGINE_CHUNK = /\/assets\/wasm-seal-engine-[\w-]+\.js$/
 
+/** The worker that hashes a file while the engine encrypts it: started with the engine. */
+export const HASH_WORKER_SCRIPT = /\/assets\/sha256-worker-[\w-]+\.js$/
+
 /** Focuses the form's first field, as a visitor starting on it, and answers the crypto chunk's response. */
 export async function startOnForm(page: Page): Promise<Response> {
   const sealerLoaded = page.waitForResponse((response) =>

@@ -48,8 +48,14 @@ const PAYLOAD_NONCE_BYTES = 16
 /** A file sealed: its ciphertext (an age file, binary), and its plaintext's size and SHA-256. */
 export type FileSeal = { ciphertext: Blob; size: number; sha256: string }
 
-/** An incremental SHA-256. */
-export type Sha256Hasher = { update(data: Uint8Array): unknown; digest(): Uint8Array }
+/**
+ * An incremental SHA-256. One that runs elsewhere (sha256-in-worker-browser.ts) answers `update`
+ * with a promise when it is too far behind, and the next slice waits for it; its digest comes later.
+ */
+export type Sha256Hasher = {
+  update(data: Uint8Array): void | Promise<void>
+  digest(): Uint8Array | Promise<Uint8Array>
+}
 
 /**
  * The two primitives a file's seal spends its time in. Both must be exactly the standard ones
@@ -67,7 +73,10 @@ export type FileSealEngine = {
 export const pureJsSealEngine: FileSealEngine = {
   name: 'pure-js',
   seal: (key, nonce, plaintext) => chacha20poly1305(key, nonce).encrypt(plaintext),
-  sha256: () => sha256.create(),
+  sha256: () => {
+    const hasher = sha256.create()
+    return { update: (data) => void hasher.update(data), digest: () => hasher.digest() }
+  },
 }
 
 export type SealFileOptions = {
@@ -109,10 +118,11 @@ export async function sealFile(
         throw new FileSealError('file-unreadable', { cause })
       }
       if (next.done) break
-      hash.update(next.value)
+      const behind = hash.update(next.value)
       read += next.value.byteLength
       onBytes?.(next.value.byteLength)
       payload.write(next.value, output.add)
+      if (behind) await behind
     }
     if (read !== file.size) {
       throw new FileSealError('file-unreadable', {
@@ -120,7 +130,8 @@ export async function sealFile(
       })
     }
     payload.end(output.add)
-    return { ciphertext: output.blob(), size: read, sha256: bytesToHex(hash.digest()) }
+    const digest = await hash.digest()
+    return { ciphertext: output.blob(), size: read, sha256: bytesToHex(digest) }
   } catch (cause) {
     throw cause instanceof FileSealError ? cause : new FileSealError('encrypt-failed', { cause })
   }
