@@ -1,6 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { AHEAD_BYTES, startSha256Worker } from './sha256-in-worker-browser'
+import { createWasmSealEngine } from './wasm-seal-engine'
 import { slowedBy, SLOWDOWN_QUANTUM_MS } from './sha256-worker-core'
 import { InProcessWorker } from './sha256-worker-test-fixtures'
 import type { Sha256Reply } from './sha256-messages'
@@ -44,7 +45,7 @@ describe('startSha256Worker', () => {
       [300_001, 7_000],
     ] as const) {
       const { data, parts } = slices(total, slice)
-      const hasher = worker.hasher()
+      const hasher = worker.hasher()!
       for (const part of parts) await hasher.update(part)
       expect(await hasher.digest(), `${total}`).toEqual(sha256(data))
     }
@@ -53,7 +54,7 @@ describe('startSha256Worker', () => {
   it('sends each slice as a copy, so the page may keep its own', async () => {
     vi.stubGlobal('Worker', InProcessWorker)
     const worker = await startSha256Worker()
-    const hasher = worker.hasher()
+    const hasher = worker.hasher()!
     const part = new Uint8Array([1, 2, 3])
     await hasher.update(part)
     part.fill(0)
@@ -63,7 +64,7 @@ describe('startSha256Worker', () => {
   it('makes the page wait once the worker is more than AHEAD_BYTES behind, until it catches up', async () => {
     vi.stubGlobal('Worker', SilentWorker)
     const worker = await startSha256Worker()
-    const hasher = worker.hasher()
+    const hasher = worker.hasher()!
     const slice = new Uint8Array(1024 * 1024)
     for (let sent = 0; sent < AHEAD_BYTES; sent += slice.byteLength) {
       expect(hasher.update(slice)).toBeUndefined()
@@ -80,7 +81,7 @@ describe('startSha256Worker', () => {
   it('fails the seal in flight when the worker fails, and each later slice', async () => {
     vi.stubGlobal('Worker', SilentWorker)
     const worker = await startSha256Worker()
-    const hasher = worker.hasher()
+    const hasher = worker.hasher()!
     expect(hasher.update(new Uint8Array(8))).toBeUndefined()
     SilentWorker.made[0]!.reply({
       kind: 'failed',
@@ -89,6 +90,28 @@ describe('startSha256Worker', () => {
     })
     expect(() => hasher.update(new Uint8Array(8))).toThrow('unreachable')
     await expect(hasher.digest()).rejects.toThrow('unreachable')
+  })
+
+  it('once the worker breaks, fails the seal in flight and takes no more', async () => {
+    vi.stubGlobal('Worker', SilentWorker)
+    const worker = await startSha256Worker()
+    const hasher = worker.hasher()!
+    hasher.update(new Uint8Array(8))
+    const digest = hasher.digest()
+    SilentWorker.made[0]!.onerror?.({ message: 'out of memory' } as ErrorEvent)
+    await expect(digest).rejects.toThrow('out of memory')
+    expect(worker.hasher()).toBeNull()
+  })
+
+  it('the engine hashes on the page once its worker has broken', async () => {
+    vi.stubGlobal('Worker', InProcessWorker)
+    const engine = await createWasmSealEngine()
+    const made = InProcessWorker.made[0]!
+    made.onerror?.({ message: 'out of memory' } as ErrorEvent)
+    const hasher = await engine.sha256()
+    await hasher.update(new Uint8Array([1, 2, 3]))
+    expect(await hasher.digest()).toEqual(sha256(new Uint8Array([1, 2, 3])))
+    expect(made.requests).toEqual([])
   })
 
   it('rejects when the worker cannot start, so the engine hashes on the page', async () => {

@@ -21,8 +21,8 @@ type Session = {
   failure: Error | null
 }
 
-/** A worker that hashes; `hasher()` starts one file's SHA-256 in it. */
-export type Sha256Worker = { hasher(): Sha256Hasher }
+/** A worker that hashes; `hasher()` starts one file's SHA-256 in it, or is null once it has failed. */
+export type Sha256Worker = { hasher(): Sha256Hasher | null }
 
 /** True only in `npm run bench`'s own build of the site (VITE_BENCH_HOOKS=true; vite.config.ts). */
 declare const __BENCH_HOOKS__: boolean | undefined
@@ -76,10 +76,14 @@ export async function startSha256Worker(): Promise<Sha256Worker> {
     session.resume?.()
     session.finish?.reject(session.failure)
   }
-  // From here on a broken worker fails every seal in flight; each fails closed ('encrypt-failed').
+  // From here on a broken worker fails every seal in flight (each fails closed, 'encrypt-failed')
+  // and takes no more: the next seal hashes on the page.
+  let broken = false
   worker.onerror = (event) => {
+    broken = true
     for (const session of sessions.values()) fail(session, new Error(event.message))
     sessions.clear()
+    worker.terminate()
   }
   worker.onmessage = ({ data }: MessageEvent<Sha256Reply>) => {
     const session = sessions.get(data.session)
@@ -100,6 +104,7 @@ export async function startSha256Worker(): Promise<Sha256Worker> {
 
   return {
     hasher() {
+      if (broken) return null
       last += 1
       const id = last
       const session: Session = { waiting: 0, resume: null, finish: null, failure: null }

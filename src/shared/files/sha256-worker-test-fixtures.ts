@@ -7,6 +7,8 @@ import { serveSha256, type Sha256WorkerScope } from './sha256-worker-core'
 import type { Sha256Reply, Sha256Request } from './sha256-messages'
 
 export class InProcessWorker {
+  /** Every one made, the last first. */
+  static made: InProcessWorker[] = []
   onmessage: ((event: MessageEvent<Sha256Reply>) => void) | null = null
   onerror: ((event: ErrorEvent) => void) | null = null
   /** Every request the page sent, in order. */
@@ -18,6 +20,7 @@ export class InProcessWorker {
   }
 
   constructor() {
+    InProcessWorker.made.unshift(this)
     serveSha256(this.scope)
   }
 

@@ -28,7 +28,7 @@ export async function createWasmSealEngine(): Promise<FileSealEngine> {
     name: 'wasm',
     seal: (key, nonce, plaintext) =>
       sodium.crypto_aead_chacha20poly1305_ietf_encrypt(plaintext, null, null, nonce, key),
-    sha256: worker ? () => worker.hasher() : pageSha256,
+    sha256: () => worker?.hasher() ?? pageSha256(),
   }
 }
 
