@@ -84,7 +84,14 @@ const engines: [string, () => Promise<FileSealEngine>][] = [
     async () => {
       vi.stubGlobal('Worker', InProcessWorker)
       try {
-        return await createWasmSealEngine()
+        const engine = await createWasmSealEngine()
+        // The engine falls back to the page quietly: make sure this one hashes in the worker.
+        const hasher = await engine.sha256()
+        await hasher.update(new Uint8Array(1))
+        await hasher.digest()
+        const requests = InProcessWorker.made[0]!.requests.map((request) => request.kind)
+        if (!requests.includes('update')) throw new Error('the engine did not hash in its worker')
+        return engine
       } finally {
         vi.unstubAllGlobals()
       }

@@ -55,6 +55,8 @@ export type FileSeal = { ciphertext: Blob; size: number; sha256: string }
 export type Sha256Hasher = {
   update(data: Uint8Array): void | Promise<void>
   digest(): Uint8Array | Promise<Uint8Array>
+  /** Drops a hash that will never be finished (a seal that failed), where it holds anything. */
+  abort?(): void
 }
 
 /**
@@ -133,6 +135,7 @@ export async function sealFile(
     const digest = await hash.digest()
     return { ciphertext: output.blob(), size: read, sha256: bytesToHex(digest) }
   } catch (cause) {
+    hash.abort?.()
     throw cause instanceof FileSealError ? cause : new FileSealError('encrypt-failed', { cause })
   }
 }

@@ -4,7 +4,8 @@ import { AHEAD_BYTES, startSha256Worker } from './sha256-in-worker-browser'
 import { createWasmSealEngine } from './wasm-seal-engine'
 import { slowedBy, SLOWDOWN_QUANTUM_MS } from './sha256-worker-core'
 import { InProcessWorker } from './sha256-worker-test-fixtures'
-import type { Sha256Reply } from './sha256-messages'
+import type { Sha256Reply, Sha256Request } from './sha256-messages'
+import { sealFile } from './seal-file'
 
 afterEach(() => {
   vi.unstubAllGlobals()
@@ -23,6 +24,8 @@ class SilentWorker {
   static made: SilentWorker[] = []
   onmessage: ((event: MessageEvent<Sha256Reply>) => void) | null = null
   onerror: ((event: ErrorEvent) => void) | null = null
+  onmessageerror: (() => void) | null = null
+  readonly requests: Sha256Request[] = []
   constructor() {
     SilentWorker.made.unshift(this)
     setTimeout(() => this.reply({ kind: 'ready', session: 0 }))
@@ -30,7 +33,9 @@ class SilentWorker {
   reply(message: Sha256Reply) {
     this.onmessage?.({ data: message } as MessageEvent<Sha256Reply>)
   }
-  postMessage() {}
+  postMessage(request: Sha256Request) {
+    this.requests.push(request)
+  }
   terminate() {}
 }
 
@@ -112,6 +117,48 @@ describe('startSha256Worker', () => {
     await hasher.update(new Uint8Array([1, 2, 3]))
     expect(await hasher.digest()).toEqual(sha256(new Uint8Array([1, 2, 3])))
     expect(made.requests).toEqual([])
+  })
+
+  it('breaks down alike when a reply cannot be read', async () => {
+    vi.stubGlobal('Worker', SilentWorker)
+    const worker = await startSha256Worker()
+    const digest = worker.hasher()!.digest()
+    SilentWorker.made[0]!.onmessageerror?.()
+    await expect(digest).rejects.toThrow('could not be read')
+    expect(worker.hasher()).toBeNull()
+  })
+
+  it('drops a hash given up (a seal that failed) on both sides, releasing a page that waits', async () => {
+    vi.stubGlobal('Worker', SilentWorker)
+    const worker = await startSha256Worker()
+    const hasher = worker.hasher()!
+    const waiting = hasher.update(new Uint8Array(AHEAD_BYTES + 1))
+    expect(waiting).toBeInstanceOf(Promise)
+    hasher.abort!()
+    await waiting
+    await expect(hasher.digest()).rejects.toThrow('given up')
+    expect(SilentWorker.made[0]!.requests.at(-1)).toEqual({ kind: 'abort', session: 1 })
+  })
+
+  it('a seal that cannot read its file drops its hash in the worker', async () => {
+    vi.stubGlobal('Worker', InProcessWorker)
+    const engine = await createWasmSealEngine()
+    const { generateIdentity, identityToRecipient } = await import('age-encryption')
+    const recipient = await identityToRecipient(await generateIdentity())
+    const unreadable = {
+      size: 10,
+      stream: () =>
+        new ReadableStream<Uint8Array>({
+          pull: (controller) => controller.error(new DOMException('gone', 'NotReadableError')),
+        }),
+    } as unknown as Blob
+    await expect(sealFile(unreadable, [recipient], undefined, { engine })).rejects.toMatchObject({
+      reason: 'file-unreadable',
+    })
+    expect(InProcessWorker.made[0]!.requests.map((request) => request.kind)).toEqual([
+      'start',
+      'abort',
+    ])
   })
 
   it('rejects when the worker cannot start, so the engine hashes on the page', async () => {

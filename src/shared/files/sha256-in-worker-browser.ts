@@ -2,8 +2,8 @@
  * SHA-256 on a thread of its own (sha256-worker.ts), for the WebAssembly engine's seals: the page
  * encrypts a slice while the worker hashes the one before, so a file's seal costs the slower of
  * the two instead of their sum. Each slice is copied to the worker (the page still encrypts its
- * own), and the page runs at most AHEAD_BYTES ahead of the hash, so a worker that falls behind
- * holds a few megabytes, never the file.
+ * own), and the page waits once it is more than AHEAD_BYTES ahead of the hash, so a worker that
+ * falls behind holds a few megabytes (AHEAD_BYTES and one slice at most), never the file.
  */
 import type { Sha256Hasher } from './seal-file'
 import type { Sha256Reply, Sha256Request } from './sha256-messages'
@@ -79,12 +79,15 @@ export async function startSha256Worker(): Promise<Sha256Worker> {
   // From here on a broken worker fails every seal in flight (each fails closed, 'encrypt-failed')
   // and takes no more: the next seal hashes on the page.
   let broken = false
-  worker.onerror = (event) => {
+  const breakDown = (why: string) => {
     broken = true
-    for (const session of sessions.values()) fail(session, new Error(event.message))
+    for (const session of sessions.values()) fail(session, new Error(why))
     sessions.clear()
     worker.terminate()
   }
+  worker.onerror = (event) => breakDown(`the hashing worker failed: ${event.message}`)
+  // A reply that cannot be read leaves a seal waiting for it: as good as broken.
+  worker.onmessageerror = () => breakDown('a reply from the hashing worker could not be read')
   worker.onmessage = ({ data }: MessageEvent<Sha256Reply>) => {
     const session = sessions.get(data.session)
     if (!session) return
@@ -130,6 +133,12 @@ export async function startSha256Worker(): Promise<Sha256Worker> {
             session.finish = { resolve, reject }
             send({ kind: 'digest', session: id })
           })
+        },
+        abort() {
+          if (!sessions.delete(id)) return
+          session.failure ??= new Error('the seal was given up')
+          session.resume?.()
+          if (!broken) send({ kind: 'abort', session: id })
         },
       }
     },

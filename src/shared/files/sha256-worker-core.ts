@@ -76,6 +76,10 @@ export function serveSha256(scope: Sha256WorkerScope): void {
       started.catch((error: unknown) => failed(session, error))
       return
     }
+    if (request.kind === 'abort') {
+      sessions.delete(session)
+      return
+    }
     const running = sessions.get(session)
     if (!running) return failed(session, new Error('no such session'))
     if (request.kind === 'update') {
