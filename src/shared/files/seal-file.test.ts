@@ -14,6 +14,7 @@ import {
   sealFile,
   type FileSealEngine,
 } from './seal-file'
+import { unreadableBlob } from './blob-test-fixtures'
 import { InProcessWorker } from './sha256-worker-test-fixtures'
 import { createWasmSealEngine } from './wasm-seal-engine'
 
@@ -217,14 +218,7 @@ describe('sealFile', () => {
 
   it('fails closed with a sentence when the file cannot be read to the end', async () => {
     const { recipient } = await keys()
-    const broken = {
-      size: 10,
-      stream: () =>
-        new ReadableStream<Uint8Array>({
-          pull: (controller) => controller.error(new DOMException('gone', 'NotReadableError')),
-        }),
-    } as unknown as Blob
-    await expect(sealFile(broken, [recipient])).rejects.toMatchObject({
+    await expect(sealFile(unreadableBlob(), [recipient])).rejects.toMatchObject({
       name: 'FileSealError',
       reason: 'file-unreadable',
     })

@@ -5,6 +5,7 @@ import { createWasmSealEngine } from './wasm-seal-engine'
 import { slowedBy, SLOWDOWN_QUANTUM_MS } from './sha256-worker-core'
 import { InProcessWorker } from './sha256-worker-test-fixtures'
 import type { Sha256Reply, Sha256Request } from './sha256-messages'
+import { unreadableBlob } from './blob-test-fixtures'
 import { sealFile } from './seal-file'
 
 afterEach(() => {
@@ -145,14 +146,9 @@ describe('startSha256Worker', () => {
     const engine = await createWasmSealEngine()
     const { generateIdentity, identityToRecipient } = await import('age-encryption')
     const recipient = await identityToRecipient(await generateIdentity())
-    const unreadable = {
-      size: 10,
-      stream: () =>
-        new ReadableStream<Uint8Array>({
-          pull: (controller) => controller.error(new DOMException('gone', 'NotReadableError')),
-        }),
-    } as unknown as Blob
-    await expect(sealFile(unreadable, [recipient], undefined, { engine })).rejects.toMatchObject({
+    await expect(
+      sealFile(unreadableBlob(), [recipient], undefined, { engine }),
+    ).rejects.toMatchObject({
       reason: 'file-unreadable',
     })
     expect(InProcessWorker.made[0]!.requests.map((request) => request.kind)).toEqual([
