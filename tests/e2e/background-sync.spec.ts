@@ -33,6 +33,12 @@ const values = {
   message: 'Queued offline, sent by the service worker with the tab closed.',
 }
 
+/**
+ * What the worker may log while the network is still cut (Chromium fires a sync it believes
+ * online): its fetch is refused, the row stays, the sync fails so that the browser tries again.
+ */
+const SYNC_WHILE_CUT = /ERR_INTERNET_DISCONNECTED|still waiting/
+
 /** Opens /contact with the site cached and the form's code loaded, then cuts the network. */
 async function openThenGoOffline(page: Page, context: BrowserContext): Promise<void> {
   await openContactPage(page)
@@ -137,9 +143,7 @@ test('queued offline, the page closed, the connection back: the worker sends it 
   baseURL,
   allowConsoleError,
 }) => {
-  // The worker may try while the network is still cut (Chromium fires a sync it believes online):
-  // its fetch is refused, the row stays, the sync fails so that the browser tries again.
-  allowConsoleError(/ERR_INTERNET_DISCONNECTED|still waiting/)
+  allowConsoleError(SYNC_WHILE_CUT)
   await queueCloseAndSync(page, context, baseURL)
 
   // The next visit: "Message Sent Securely", nothing waiting, the outbox empty.
@@ -160,7 +164,7 @@ test('with a file attached: the worker stores the sealed file, then the row, onc
   baseURL,
   allowConsoleError,
 }) => {
-  allowConsoleError(/ERR_INTERNET_DISCONNECTED|still waiting/)
+  allowConsoleError(SYNC_WHILE_CUT)
   // Larger than the page's resumable threshold: the worker sends every file as one upload.
   const bytes = randomBytes(7 * 1024 * 1024)
   const id = await queueCloseAndSync(
@@ -191,7 +195,7 @@ test('without Background Sync, the toast and the indicator say it goes at the ne
   context,
   allowConsoleError,
 }) => {
-  allowConsoleError(/ERR_INTERNET_DISCONNECTED|still waiting/)
+  allowConsoleError(SYNC_WHILE_CUT)
   // Firefox and Safari have no SyncManager; the page reads it to choose its words.
   await context.addInitScript(() => {
     delete (window as { SyncManager?: unknown }).SyncManager

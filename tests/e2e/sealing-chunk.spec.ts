@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Page } from '@playwright/test'
+import type { BrowserContext, Page, Response } from '@playwright/test'
 import { siteRoutes } from '../../src/config/routes'
 import { attachmentsFieldCopy } from '../../src/features/contact/attachments-copy'
 import {
@@ -126,33 +126,38 @@ test('no page loads the crypto chunk until the visitor starts on the form', asyn
 test.describe('offline', () => {
   test.use({ serviceWorkers: 'allow' })
 
-  test('the crypto chunk comes from the precache when the visitor is offline', async ({
-    page,
-    context,
-  }) => {
+  /** After one visit online, /contact opened offline and the form started on: `then` runs there. */
+  async function offlineOnForm(
+    page: Page,
+    context: BrowserContext,
+    then: (started: Response) => Promise<void>,
+  ) {
     await page.goto('/')
     await waitForOfflineReady(page)
     await goOffline(context)
     try {
       await openContactPage(page)
-      const response = await startOnForm(page)
-      expect(response.ok()).toBe(true)
-      expect(response.fromServiceWorker()).toBe(true)
+      await then(await startOnForm(page))
     } finally {
       await goOnline(context)
     }
+  }
+
+  test('the crypto chunk comes from the precache when the visitor is offline', async ({
+    page,
+    context,
+  }) => {
+    await offlineOnForm(page, context, async (response) => {
+      expect(response.ok()).toBe(true)
+      expect(response.fromServiceWorker()).toBe(true)
+    })
   })
 
   test('the file engine comes from the precache when the visitor is offline', async ({
     page,
     context,
   }) => {
-    await page.goto('/')
-    await waitForOfflineReady(page)
-    await goOffline(context)
-    try {
-      await openContactPage(page)
-      await startOnForm(page)
+    await offlineOnForm(page, context, async () => {
       const engineLoaded = page.waitForResponse((response) =>
         FILE_ENGINE_CHUNK.test(new URL(response.url()).pathname),
       )
@@ -164,8 +169,6 @@ test.describe('offline', () => {
         expect(response.ok(), response.url()).toBe(true)
         expect(response.fromServiceWorker(), response.url()).toBe(true)
       }
-    } finally {
-      await goOnline(context)
-    }
+    })
   })
 })

@@ -7,16 +7,14 @@
 import type { SealedAttachment } from '../submission/sealed-document'
 import { openAttachment, type OpenedAttachment } from './open-file'
 import { downloadBlob } from './save-file-browser'
+import { storageStatus, type StorageRefusal } from './upload-outcome'
 
 /** What "Download" came to, for the sentence beside the file. */
 export type FileDownloadOutcome = OpenedAttachment['kind'] | 'offline' | 'not-found' | 'failed'
 
 /** Storage's refusal of a download, as an outcome (its words go to the console only). */
 export function downloadRefused(error: unknown): 'not-found' | 'offline' | 'failed' {
-  // Storage's refusals come as HTTP 400 with the real status in `statusCode`.
-  const { status, statusCode } = (error ?? {}) as { status?: unknown; statusCode?: unknown }
-  const real = Number(statusCode)
-  const code = Number.isInteger(real) && real > 0 ? real : Number(status ?? 0)
+  const code = storageStatus((error ?? {}) as StorageRefusal)
   if (code === 404) return 'not-found'
   if (code === 0) return 'offline'
   return 'failed'

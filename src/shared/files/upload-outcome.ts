@@ -35,17 +35,25 @@ export function classifyUploadStatus(status: number, detail: string): UploadOutc
   return { kind: 'refused', reason: 'fileRefused', detail }
 }
 
-export type StorageAnswer = {
-  error: { status?: unknown; statusCode?: unknown; message?: string } | null
+/** A refusal from Storage: supabase-js's error, or the body of a plain fetch's answer. */
+export type StorageRefusal = { status?: unknown; statusCode?: unknown; message?: string }
+
+export type StorageAnswer = { error: StorageRefusal | null }
+
+/**
+ * The status a refusal really carries: Storage answers refusals with HTTP 400 and the real status
+ * in the body's `statusCode` ("409" for an object that already exists, "404" for none), so that
+ * one decides, the HTTP status only without it; 0 when neither says (no answer at all).
+ */
+export function storageStatus({ status, statusCode }: StorageRefusal): number {
+  const real = Number(statusCode)
+  if (Number.isInteger(real) && real > 0) return real
+  return typeof status === 'number' ? status : 0
 }
 
 /** supabase-js's answer to a standard upload, as an outcome. */
 export function classifyStandardUpload({ error }: StorageAnswer): UploadOutcome {
   if (!error) return { kind: 'delivered' }
-  // Storage answers refusals with HTTP 400 and the real status in the body's `statusCode` ("409"
-  // for an object that already exists): that one decides, the HTTP status only without it.
-  const code = Number(error.statusCode)
-  const status =
-    Number.isInteger(code) && code > 0 ? code : typeof error.status === 'number' ? error.status : 0
+  const status = storageStatus(error)
   return classifyUploadStatus(status, `HTTP ${status}: ${(error.message ?? '').slice(0, 300)}`)
 }

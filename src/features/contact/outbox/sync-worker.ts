@@ -1,5 +1,10 @@
 import { siteEnv } from '../../../lib/env'
-import { classifyUploadStatus, type UploadOutcome } from '../../../shared/files/upload-outcome'
+import {
+  classifyUploadStatus,
+  storageStatus,
+  type StorageRefusal,
+  type UploadOutcome,
+} from '../../../shared/files/upload-outcome'
 import { ATTACHMENTS_BUCKET } from '../../../shared/submission/attachments'
 import { classifyInsertAnswer, SEND_TIMEOUT_MS, type SendOutcome } from '../send-to-supabase'
 import { classifyAddAnswer } from '../thread-rpc'
@@ -107,16 +112,14 @@ export async function uploadFromWorker(
           signal: signal ?? AbortSignal.timeout(WORKER_UPLOAD_TIMEOUT_MS),
         },
       )
-      // Storage answers a refusal with HTTP 400 and the real status in the body's `statusCode`.
       const answer = response.ok ? null : await response.text()
-      let code = response.status
+      let refusal: StorageRefusal = {}
       try {
-        const parsed = answer ? (JSON.parse(answer) as { statusCode?: unknown }) : null
-        const real = Number(parsed?.statusCode)
-        if (Number.isInteger(real) && real > 0) code = real
+        refusal = answer ? (JSON.parse(answer) as StorageRefusal) : {}
       } catch {
         // Not JSON: the HTTP status decides.
       }
+      const code = storageStatus({ statusCode: refusal.statusCode, status: response.status })
       outcome = classifyUploadStatus(code, `HTTP ${code}: ${(answer ?? '').slice(0, 300)}`)
     } catch (error) {
       outcome = classifyUploadStatus(0, String(error))
