@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  classifyStandardUpload,
-  classifyUploadStatus,
-  uploadFiles,
-  type UploadTarget,
-} from './upload-files'
+import { uploadFiles, type UploadTarget } from './upload-files'
+import { classifyStandardUpload, classifyUploadStatus } from './upload-outcome'
 
 describe('an upload’s answer, as an outcome', () => {
   it('counts a stored object, or one already stored under its random name, as delivered', () => {

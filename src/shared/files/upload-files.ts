@@ -19,13 +19,6 @@ import {
   type UploadOutcome,
 } from './upload-outcome'
 
-export {
-  classifyStandardUpload,
-  classifyUploadStatus,
-  type UploadFailureReason,
-  type UploadOutcome,
-} from './upload-outcome'
-
 /** One sealed file as it is uploaded: its object's name and its ciphertext (never the name). */
 export type SealedUpload = { object: string; ciphertext: Blob }
 

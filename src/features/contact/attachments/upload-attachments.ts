@@ -11,9 +11,9 @@ import { supabase } from '../../../lib/supabase'
 import {
   uploadFiles,
   type SealedUpload,
-  type UploadOutcome,
   type UploadProgress,
 } from '../../../shared/files/upload-files'
+import type { UploadOutcome } from '../../../shared/files/upload-outcome'
 import { ATTACHMENTS_BUCKET } from '../../../shared/submission/attachments'
 
 export type { SealedUpload, UploadProgress }

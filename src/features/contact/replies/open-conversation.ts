@@ -157,13 +157,6 @@ export async function sealFollowUp(
 const isOffline = () => navigator.onLine === false
 
 /**
- * What "Download" came to, for the sentence beside the file: opened (and saved), or why not:
- * the file's own problems (openAttachment's), offline or no answer, no longer stored, or another
- * failure.
- */
-export type { FileDownloadOutcome }
-
-/**
  * Fetches a reply's file from the conversation's bucket as anon, with the mailbox token in the
  * header Storage's policy reads (never in the address), opens it with the receipt's identity,
  * checks its size and SHA-256 against the reply, and hands it to the browser as an ordinary

@@ -12,11 +12,8 @@
  * is retried by tus-js-client within the call.
  */
 import { sealFile, type FileSeal } from '../../../shared/files/seal-file'
-import {
-  uploadFiles,
-  type UploadOutcome,
-  type UploadProgress,
-} from '../../../shared/files/upload-files'
+import { uploadFiles, type UploadProgress } from '../../../shared/files/upload-files'
+import type { UploadOutcome } from '../../../shared/files/upload-outcome'
 import {
   CONVERSATION_FILES_BUCKET,
   replyFileObjectName,
