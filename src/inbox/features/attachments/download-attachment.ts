@@ -6,7 +6,7 @@ import {
   openAndSave,
   type FileDownloadOutcome,
 } from '../../../shared/files/download-file-browser'
-import { fitsDevice } from '../../../shared/files/open-file'
+import { fitsDevice } from '../../../shared/crypto/open-file'
 
 /** Fetched with the staff session, opened on this device, and saved only if it is the file listed. */
 export async function downloadAttachment(

@@ -1,9 +1,10 @@
 import { buildThreadMessage } from '../../../shared/conversation/thread-message'
+import { SealError } from '../../../shared/crypto/seal-error'
 import { inboxEnv } from '../../lib/inbox-env'
 import { accessToken } from '../auth/session'
 import { insertReply, type Stamped } from '../inquiries/inbox-data'
 import type { PreparedFile } from './reply-files'
-import { ReplySealingError, sealReply } from './seal-reply'
+import { sealReply } from './seal-reply'
 
 export type ReplyProblem =
   | 'offline'
@@ -82,14 +83,11 @@ export async function sendReply(
       ? { kind: 'sent', stamped: stored.stamped }
       : notSent(stored.kind)
   } catch (failure) {
-    if (failure instanceof ReplySealingError) {
-      console.error('inbox: sealing the reply failed', failure.problem)
-      if (failure.problem === 'no-agency-recipients') return notSent('unsealable')
-      return notSent(failure.problem === 'too-long' ? 'too-long' : 'failed')
-    }
-    if (fileCode && failure instanceof fileCode.FileSealError) {
-      console.error('inbox: sealing a file failed', failure.reason)
-      return notSent(failure.reason === 'file-unreadable' ? 'file-unreadable' : 'failed')
+    if (failure instanceof SealError) {
+      console.error('inbox: sealing the reply or a file failed', failure.reason)
+      if (failure.reason === 'no-recipients') return notSent('unsealable')
+      const known = failure.reason === 'file-unreadable' || failure.reason === 'too-long'
+      return notSent(known ? failure.reason : 'failed')
     }
     console.error('inbox: the reply could not be sent', failure)
     return notSent('failed')

@@ -1,5 +1,5 @@
-import { asPgError } from './database'
-import { JSON_UTF8 } from './postgrest-errors'
+import { asPgError } from '../database'
+import { JSON_UTF8 } from '../rest/errors'
 
 /**
  * Supabase Storage's answers when something is refused (supabase/storage src/internal/errors,

@@ -1,4 +1,4 @@
-import { refuse } from './postgrest-errors'
+import { refuse } from './errors'
 
 /**
  * PostgREST's ranges (src/PostgREST/RangeQuery.hs, ApiRequest.hs getRanges): the `Range: a-b`

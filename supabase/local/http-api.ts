@@ -4,11 +4,9 @@ import { cors } from 'hono/cors'
 import { createAuthApi, type AuthSettings } from './auth/auth-api'
 import type { Database } from './database'
 import { createGateway } from './gateway'
-import { json } from './postgrest-errors'
-import { forwardRest } from './rest-upstream'
-import { invalidPath, restRoute } from './rest-routes'
-
-export { DEMO_JWT_SECRET, signApiKeys, type ApiKeys } from './gateway'
+import { json } from './rest/errors'
+import { forwardRest } from './rest/upstream'
+import { invalidPath, restRoute } from './rest/routes'
 
 /**
  * The local stand-in's HTTP API as Supabase's gateway serves it: the CLI's Kong CORS, the body
@@ -27,7 +25,7 @@ const EXPOSED_HEADERS =
 /** What GoTrue's CORS handler exposes besides (api/api.go: X-Total-Count, Link, the API version). */
 const AUTH_EXPOSED_HEADERS = 'X-Total-Count, Link, X-Supabase-Api-Version'
 
-export type RestApiOptions = {
+export type HttpApiOptions = {
   db: Database
   jwtSecret: string
   log?: (line: string) => void
@@ -42,14 +40,14 @@ export type RestApiOptions = {
   storage?: Hono
 }
 
-export function createRestApi({
+export function createHttpApi({
   db,
   jwtSecret,
   log,
   authSettings,
   restUpstream,
   storage,
-}: RestApiOptions): Hono {
+}: HttpApiOptions): Hono {
   const gateway = createGateway(jwtSecret)
   const app = new Hono()
 

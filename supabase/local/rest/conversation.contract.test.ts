@@ -2,10 +2,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { Database } from '../../src/shared/database-types'
-import { totpCode } from './auth/totp'
-import type { LocalBackend } from './local-backend'
-import { NoRealtimeSocket, registerTestKey, testBackends } from './test-support'
+import type { Database } from '../../../src/shared/database-types'
+import { totpCode } from '../auth/totp'
+import type { LocalBackend } from '../local-backend'
+import { NoRealtimeSocket, registerTestKey, testBackends } from '../test-support'
 
 /**
  * The sealed conversation (issue 24) as the site and the inbox call it, through the real

@@ -1,4 +1,4 @@
-import { refuse } from './postgrest-errors'
+import { refuse } from './errors'
 
 /**
  * The `Prefer` header as PostgREST v14 reads it (src/PostgREST/ApiRequest/Preferences.hs): a

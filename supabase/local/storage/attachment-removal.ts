@@ -1,4 +1,4 @@
-import { removeQueuedAttachments } from '../functions/_shared/attachment-removal.ts'
+import { removeQueuedAttachments } from '../../functions/_shared/attachment-removal.ts'
 
 /**
  * The local backend's consumer of the removal queue (what the `attachment-purge` Edge Function is

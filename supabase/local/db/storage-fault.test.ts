@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Encrypter, armor, identityToRecipient } from 'age-encryption'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureDevIdentity } from './dev-identity'
-import { REPO_ROOT } from './paths'
+import { ensureDevIdentity } from '../dev-identity'
+import { REPO_ROOT } from '../paths'
 
 /**
  * `npm run backend` as a process whose data folder stops being writable, as a careless operator

@@ -9,7 +9,7 @@ import {
   startRealPostgrest,
   verifiedPostgrestBinary,
 } from './real-postgrest'
-import { createThrowawayDatabase } from './test-support'
+import { createThrowawayDatabase } from '../test-support'
 
 /**
  * The oracle's binary is a third party's repackaging: it runs only with the pinned sha256, and

@@ -1,15 +1,15 @@
 import type { Context } from 'hono'
-import type { Database, Queryable } from './database'
-import type { Gateway, Identity } from './gateway'
-import { errorResponse, JSON_UTF8, postgrestError, refuse } from './postgrest-errors'
+import type { Database, Queryable } from '../database'
+import type { Gateway, Identity } from '../gateway'
+import { errorResponse, JSON_UTF8, postgrestError, refuse } from './errors'
 import {
   checkPreferences,
   parsePreferences,
   preferenceApplied,
   type Preferences,
-} from './rest-preferences'
-import { parseQuery, quote } from './rest-query'
-import { contentRange, rangeStatus, requestedWindow } from './rest-range'
+} from './preferences'
+import { parseQuery, quote } from './query'
+import { contentRange, rangeStatus, requestedWindow } from './range'
 
 /**
  * `/rest/v1/<table>` and `/rest/v1/rpc/<function>` as PostgREST v14 answers the calls this product
@@ -449,7 +449,7 @@ async function runRequest(db: Database, request: RestRequest, segments: string[]
 /**
  * A path segment's %-escapes decoded once, as PostgREST decodes them: bytes that are not UTF-8
  * become U+FFFD (so the name is simply not found). Malformed escapes never get here: the gateway
- * refuses them (rest-api.ts).
+ * refuses them (http-api.ts).
  */
 function decodeSegment(segment: string): string {
   const bytes = Buffer.from(

@@ -2,9 +2,9 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { decodeJwt } from 'jose'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { totpCode } from './auth/totp'
-import type { LocalBackend } from './local-backend'
-import { NoRealtimeSocket, registerTestKey, testBackends } from './test-support'
+import { totpCode } from './totp'
+import type { LocalBackend } from '../local-backend'
+import { NoRealtimeSocket, registerTestKey, testBackends } from '../test-support'
 
 /**
  * Supabase Auth as the staff inbox meets it, through the real supabase-js client, on both

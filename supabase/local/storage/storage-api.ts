@@ -8,10 +8,10 @@ import { FileStore } from '@tus/file-store'
 import { Server as TusServer } from '@tus/server'
 import { Metadata, type Upload } from '@tus/utils'
 import { Hono, type Context } from 'hono'
-import type { Database, Queryable } from './database'
-import type { Gateway, Identity } from './gateway'
-import { Refusal, JSON_UTF8 } from './postgrest-errors'
-import { checkMimeType, STORAGE_ERRORS, StorageError, storageErrorFrom } from './storage-errors'
+import type { Database, Queryable } from '../database'
+import type { Gateway, Identity } from '../gateway'
+import { Refusal, JSON_UTF8 } from '../rest/errors'
+import { checkMimeType, STORAGE_ERRORS, StorageError, storageErrorFrom } from './errors'
 
 /**
  * Supabase Storage's object routes as supabase-js and tus-js-client speak them, under

@@ -2,16 +2,16 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { generateX25519Identity } from 'age-encryption'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Database } from '../../src/shared/database-types'
+import type { Database } from '../../../src/shared/database-types'
 import {
   newOneTimeKey,
   openKeySet,
   sealKeySet,
   type OneTimeKey,
-} from '../../src/inbox/features/devices/device-link'
-import { totpCode } from './auth/totp'
-import type { LocalBackend } from './local-backend'
-import { NoRealtimeSocket, testBackends } from './test-support'
+} from '../../../src/inbox/features/devices/device-link'
+import { totpCode } from '../auth/totp'
+import type { LocalBackend } from '../local-backend'
+import { NoRealtimeSocket, testBackends } from '../test-support'
 
 /**
  * Adding a device (issue 25) as the inbox calls it, through the real supabase-js client, on every

@@ -8,12 +8,12 @@ import {
   CONVERSATION_FILES_BUCKET,
   MAILBOX_TOKEN_HEADER,
   replyFileObjectName,
-} from '../../src/shared/conversation/reply-files'
-import { ATTACHMENT_LIMITS, ATTACHMENTS_BUCKET } from '../../src/shared/submission/attachments'
-import { totpCode } from './auth/totp'
-import type { LocalBackend } from './local-backend'
-import { objectFile } from './storage'
-import { NoRealtimeSocket, registerTestKey, testBackends } from './test-support'
+} from '../../../src/shared/conversation/reply-files'
+import { ATTACHMENT_LIMITS, ATTACHMENTS_BUCKET } from '../../../src/shared/submission/attachments'
+import { totpCode } from '../auth/totp'
+import type { LocalBackend } from '../local-backend'
+import { objectFile } from './storage-api'
+import { NoRealtimeSocket, registerTestKey, testBackends } from '../test-support'
 
 /**
  * Sealed files (issue 26) as the site and the inbox call Storage, with the real supabase-js and

@@ -1,4 +1,4 @@
-import { asPgError, StorageFaultError, type PgError } from './database'
+import { asPgError, StorageFaultError, type PgError } from '../database'
 
 /**
  * PostgREST's answers when something is refused or fails: its error envelope, the SQLSTATE to

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { DEMO_JWT_SECRET } from './gateway'
+import { DEMO_JWT_SECRET } from '../gateway'
 
 /**
  * The real PostgREST 12.0.2, the oracle the REST contract suites also run against (tests only; the

@@ -4,8 +4,8 @@ import { createClient } from '@supabase/supabase-js'
 import { SignJWT } from 'jose'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { answerOf, type Answer } from './expected-differences'
-import type { LocalBackend } from './local-backend'
-import { NoRealtimeSocket, oracleUnavailable, registerTestKey, testBackends } from './test-support'
+import type { LocalBackend } from '../local-backend'
+import { NoRealtimeSocket, oracleUnavailable, registerTestKey, testBackends } from '../test-support'
 
 /**
  * The stand-in answers the site's one call as Supabase (gateway + PostgREST v14) does, on both

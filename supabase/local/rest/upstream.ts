@@ -1,12 +1,12 @@
 import type { Context } from 'hono'
 import { proxy } from 'hono/proxy'
-import type { Gateway } from './gateway'
-import { json, Refusal } from './postgrest-errors'
+import type { Gateway } from '../gateway'
+import { json, Refusal } from './errors'
 
 /**
  * `/rest/v1/*` forwarded to a real PostgREST, as the Supabase gateway (Kong) forwards it: the API
  * key checked first, the key as the bearer token when no Authorization was sent, the `/rest/v1`
- * prefix stripped. CORS, the body limit and the request log stay the gateway's (rest-api.ts). The
+ * prefix stripped. CORS, the body limit and the request log stay the gateway's (http-api.ts). The
  * REST contract suites use this to hold the emulation (rest-routes.ts) to the real thing.
  */
 export function forwardRest(upstream: string, gateway: Gateway) {

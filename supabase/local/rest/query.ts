@@ -1,4 +1,4 @@
-import { refuse } from './postgrest-errors'
+import { refuse } from './errors'
 
 /**
  * The part of PostgREST's URL grammar the staff inbox uses, turned into SQL: `select=` a list of
