@@ -170,7 +170,6 @@ export const copy = {
   },
   attachments: {
     heading: 'Attachments',
-    none: 'No files attached.',
     download: 'Download',
     downloadLabel: (name: string) => `Download ${name}`,
     noType: 'type not given',

@@ -18,11 +18,7 @@ export function AttachmentList({
   return (
     <section className="attachments" aria-labelledby="attachments-heading">
       <h2 id="attachments-heading">{copy.attachments.heading}</h2>
-      {attachments.length === 0 ? (
-        <p>{copy.attachments.none}</p>
-      ) : (
-        <FileList attachments={attachments} identities={identities} bucket={ATTACHMENTS_BUCKET} />
-      )}
+      <FileList attachments={attachments} identities={identities} bucket={ATTACHMENTS_BUCKET} />
     </section>
   )
 }

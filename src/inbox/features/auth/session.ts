@@ -104,16 +104,15 @@ export function useSession() {
 
 export type Refusal = 'refused' | 'too-many'
 
-export async function signIn(
-  email: string,
-  password: string,
-  keep: boolean,
-): Promise<Refusal | null> {
-  sessionStore.choose(keep ? 'device' : 'tab')
-  const { error } = await supabase.auth.signInWithPassword({ email, password })
+function refusal(what: string, error: { status?: number } | null): Refusal | null {
   if (!error) return null
-  console.error('inbox: sign-in failed', error)
+  console.error(`inbox: ${what} failed`, error)
   return error.status === 429 ? 'too-many' : 'refused'
+}
+
+export async function signIn(email: string, password: string, keep: boolean) {
+  sessionStore.choose(keep ? 'device' : 'tab')
+  return refusal('sign-in', (await supabase.auth.signInWithPassword({ email, password })).error)
 }
 
 export type Factor =
@@ -135,11 +134,11 @@ export async function totpFactor(): Promise<Factor> {
   return { kind: 'enrol', factorId: id, qrCode: totp.qr_code, secret: totp.secret, uri: totp.uri }
 }
 
-export async function verifyCode(factorId: string, code: string): Promise<Refusal | null> {
-  const { error } = await supabase.auth.mfa.challengeAndVerify({ factorId, code })
-  if (!error) return null
-  console.error('inbox: verification failed', error)
-  return error.status === 429 ? 'too-many' : 'refused'
+export async function verifyCode(factorId: string, code: string) {
+  return refusal(
+    'verification',
+    (await supabase.auth.mfa.challengeAndVerify({ factorId, code })).error,
+  )
 }
 
 /** Auth's refusal of a new password, by its code (null: changed). */

@@ -41,10 +41,3 @@ export async function openThreadMessage(
     throw error
   }
 }
-
-export const openThread = (
-  rows: readonly ThreadRow[],
-  inquiryId: string,
-  identities: readonly string[],
-): Promise<ThreadEntry[]> =>
-  Promise.all(rows.map((row) => openThreadMessage(row, inquiryId, identities)))

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import type { Inquiry } from '../inquiries/inquiry'
 import { loadThreadRows } from '../inquiries/inbox-data'
-import { openThread, type ThreadEntry } from './thread'
+import { openThreadMessage, type ThreadEntry } from './thread'
 
 export type ThreadOutcome =
   { kind: 'loaded'; entries: ThreadEntry[] } | { kind: 'offline' } | { kind: 'failed' }
@@ -20,7 +20,9 @@ export function useThread(inquiry: Inquiry, identities: readonly string[]) {
     queryFn: async (): Promise<ThreadOutcome> => {
       const stored = await loadThreadRows(inquiry.id)
       if (stored.kind !== 'rows') return stored
-      return { kind: 'loaded', entries: await openThread(stored.rows, inquiry.id, identities) }
+      const open = (row: (typeof stored.rows)[number]) =>
+        openThreadMessage(row, inquiry.id, identities)
+      return { kind: 'loaded', entries: await Promise.all(stored.rows.map(open)) }
     },
     enabled: replyToOf(inquiry) !== null,
     placeholderData: (previous, query) =>
