@@ -12,7 +12,7 @@ import {
   type ReceiptKeys,
 } from '../../src/shared/conversation/receipt'
 import { buildThreadMessage, padThreadMessage } from '../../src/shared/conversation/thread-message'
-import { buildDocument, padDocument, padJson } from '../../src/shared/submission/sealed-document'
+import { buildDocument, padDocument } from '../../src/shared/submission/sealed-document'
 import { keySetId } from '../../src/shared/submission/sealed-row'
 import { DEMO_JWT_SECRET, signApiKeys } from '../../supabase/local/gateway'
 import { E2E_API_URL, E2E_DB_URL } from './ports'
@@ -51,46 +51,28 @@ async function sql<Row extends pg.QueryResultRow>(text: string, params: unknown[
 
 export type Fields = { name: string; contact: string; message: string }
 
-/** `words`: the receipt as the visitor types it on /replies (null for version 1). */
-export type StoredInquiry = {
-  id: string
-  reference: string
-  receipt: ReceiptKeys | null
-  words: string | null
-}
+/** `words`: the receipt as the visitor types it on /replies. */
+export type StoredInquiry = { id: string; reference: string; receipt: ReceiptKeys; words: string }
 
 /**
- * An inquiry stored as the site stores one. Version 2 (the default): a receipt is made, its
- * recipient goes inside the document as `reply_to`, the document is sealed to the agency's key and
- * to it, and the row carries the mailbox hash. Version 1: as before sealed replies, no thread.
+ * An inquiry stored as the site stores one: a receipt is made, its recipient goes inside the
+ * document as `reply_to`, the document is sealed to the agency's key and to it, and the row
+ * carries the mailbox hash.
  */
-export async function storeInquiry(fields: Fields, version: 1 | 2 = 2): Promise<StoredInquiry> {
+export async function storeInquiry(fields: Fields): Promise<StoredInquiry> {
   const agency = await agencyKey()
   const id = randomUUID()
-  const base = { ...fields, project_type: null, budget: null }
-  const context = { id, now: Date.now(), userAgent: 'e2e' }
-  let sealed: string
-  let receipt: ReceiptKeys | null = null
-  let words: string | null = null
-  if (version === 2) {
-    const made = generateReceipt()
-    words = made
-    receipt = await deriveReceiptKeys(made)
-    const document = buildDocument(base, { ...context, replyTo: receipt.recipient })
-    sealed = await seal(padDocument(document, filler), [agency.recipient, receipt.recipient])
-  } else {
-    // Version 1 had neither replies nor files.
-    const {
-      reply_to: _none,
-      attachments: _noFiles,
-      ...document
-    } = buildDocument(base, { ...context, replyTo: '' })
-    sealed = await seal(padJson({ v: 1, ...document }, filler), [agency.recipient])
-  }
+  const words = generateReceipt()
+  const receipt = await deriveReceiptKeys(words)
+  const document = buildDocument(
+    { ...fields, project_type: null, budget: null },
+    { id, now: Date.now(), userAgent: 'e2e', replyTo: receipt.recipient },
+  )
+  const sealed = await seal(padDocument(document, filler), [agency.recipient, receipt.recipient])
   await sql(
     `insert into public.contact_submissions (id, key_id, sealed, mailbox_hash)
      values ($1, $2, $3, decode($4, 'hex'))`,
-    [id, await keySetId([agency.recipient]), sealed, receipt?.mailboxHash ?? null],
+    [id, await keySetId([agency.recipient]), sealed, receipt.mailboxHash],
   )
   return { id, reference: id.slice(0, 8), receipt, words }
 }
