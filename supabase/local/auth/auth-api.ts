@@ -6,13 +6,13 @@ import { asPgError, type Database } from '../database'
 import { gatewayAuthorization } from '../gateway'
 import { Refusal } from '../rest/errors'
 import { AuthError, authErrorResponse, authFail, REFUSALS } from './auth-errors'
+import { createAuthStore } from './auth-store'
 import {
-  createAuthStore,
   isRefreshTokenShaped,
   type FactorRecord,
   type SessionRecord,
   type UserRecord,
-} from './auth-store'
+} from './records'
 import { ACCESS_TOKEN_SECONDS, createTokens, type AccessClaims } from './auth-tokens'
 import { enrolment, newTotpSecret, totpStep } from './totp'
 
