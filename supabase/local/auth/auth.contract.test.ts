@@ -560,7 +560,7 @@ describe.each(backends)('Supabase Auth and the inbox on $name', ({ start, oracle
     expect(old.error).toMatchObject({ status: 400, code: 'invalid_credentials' })
     const fresh = await clientFor(backend).auth.signInWithPassword({ email, password: newPassword })
     expect(fresh.error).toBeNull()
-  })
+  }, 30_000)
 
   it('refuses the refresh of a session older than the timebox ([auth.sessions] timebox, 30 days)', async () => {
     await addStaff(backend, 'jo@example.com')

@@ -1,7 +1,8 @@
 import type { Queryable } from '../database'
 import { refuse } from './errors'
 import { quote } from './query'
-import type { RestRequest } from './routes'
+import type { Context } from 'hono'
+import type { Identity } from '../gateway'
 
 /**
  * What PostgREST does before the statement a request asks for: find the relation in its schema
@@ -10,6 +11,15 @@ import type { RestRequest } from './routes'
  * Supabase's roles have: read from the database at every request, as PostgREST applies its cached
  * copy at every request), and set the request.* settings the policies and triggers read.
  */
+
+/** One request as PostgREST sees it once the gateway let it through. */
+export type RestRequest = {
+  c: Context
+  identity: Identity
+  url: URL
+  /** `Prefer: return=representation`: the written rows come back. */
+  representation: boolean
+}
 
 export type Target = { relation: string; columns: string[] }
 

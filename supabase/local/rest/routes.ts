@@ -4,7 +4,7 @@ import type { Gateway, Identity } from '../gateway'
 import { parseRows, type Row } from './body'
 import { errorResponse, JSON_UTF8, notEmulated, postgrestError, refuse } from './errors'
 import { parseQuery, quote } from './query'
-import { enterRequest, type Target } from './request'
+import { enterRequest, type RestRequest, type Target } from './request'
 
 /**
  * `/rest/v1/<table>` and `/rest/v1/rpc/<function>` as PostgREST v14 answers the calls this project
@@ -16,15 +16,6 @@ import { enterRequest, type Target } from './request'
 
 /** Supabase's `[api] max_rows`: no GET answers more rows than this. */
 export const MAX_ROWS = 1000
-
-/** One request as PostgREST sees it once the gateway let it through. */
-export type RestRequest = {
-  c: Context
-  identity: Identity
-  url: URL
-  /** `Prefer: return=representation`: the written rows come back. */
-  representation: boolean
-}
 
 /**
  * The `Prefer` header: `return=minimal|representation` is served; `tx` and unknown preferences

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { FileStore } from '@tus/file-store'
 import { Server as TusServer } from '@tus/server'
@@ -16,6 +16,7 @@ import {
   sizeLimit,
 } from './objects'
 import type { Requester } from './requester'
+import { tusRecovery, type UploadInfo } from './tus-recovery'
 
 /**
  * Resumable uploads (TUS 1.0.0) on @tus/server with @tus/file-store, the library Storage itself
@@ -48,12 +49,6 @@ function decodeUploadId(id: string) {
     name: text.slice(first + 1, last),
     version: text.slice(last + 1),
   }
-}
-
-type UploadInfo = {
-  size?: number
-  creation_date?: string
-  metadata?: Record<string, string | null>
 }
 
 export function createTusUploads(options: {
@@ -176,71 +171,22 @@ export function createTusUploads(options: {
         : undefined,
   })
 
-  /** The uploads in the folder, with what their records say and how many bytes arrived. */
-  async function uploads() {
-    const names = await readdir(uploadsDir).catch(() => [] as string[])
-    const found = []
-    for (const name of names.filter((entry) => entry.endsWith('.json'))) {
-      const id = name.slice(0, -'.json'.length)
-      const info = JSON.parse(
-        await readFile(join(uploadsDir, name), 'utf8').catch(() => '{}'),
-      ) as UploadInfo
-      const received = await stat(join(uploadsDir, id)).then(
-        (file) => file.size,
-        () => null,
-      )
-      found.push({ id, info, received })
-    }
-    return found
-  }
-
-  async function remove(id: string) {
-    await rm(join(uploadsDir, id), { force: true })
-    await rm(join(uploadsDir, `${id}.json`), { force: true })
-    await rm(requesterFile(id), { force: true })
-  }
-
-  /** Unfinished uploads past their hour: removed (bytes, record and requester). */
-  async function removeExpired(): Promise<number> {
-    let removed = 0
-    for (const { id, info, received } of await uploads()) {
-      const created = Date.parse(info.creation_date ?? '')
-      const complete = received !== null && received === info.size
-      if (!complete && (Number.isNaN(created) || created + TUS_EXPIRY_MS < Date.now())) {
-        await remove(id)
-        removed += 1
-      }
-    }
-    return removed
-  }
-
-  /** Uploads whose every byte arrived but whose row was never written: finished, or removed. */
-  async function finishComplete(): Promise<void> {
-    for (const { id, info, received } of await uploads()) {
-      if (received === null || info.size === undefined || received !== info.size) continue
-      try {
-        const kept = JSON.parse(await readFile(requesterFile(id), 'utf8')) as Requester & {
-          isUpsert: boolean
-        }
-        await finish(id, kept, { size: info.size, metadata: info.metadata }, kept.isUpsert)
-        log(`storage: an upload complete before the last stop was stored (${TUS_PATH}/${id})`)
-      } catch (error) {
-        await remove(id)
-        const reason = error instanceof StorageError ? error.message : (error as Error).name
-        log(
-          `storage: an upload complete before the last stop could not be stored (${reason}); removed, its client sends it again`,
-        )
-      }
-    }
-  }
+  const recovery = tusRecovery({
+    uploadsDir,
+    requesterFile,
+    finish,
+    expiryMs: TUS_EXPIRY_MS,
+    path: TUS_PATH,
+    log,
+  })
 
   return {
     handle: (request: Request) => tus.handleWeb(request),
     /** At start, before any request: complete uploads stored, expired ones removed. */
     recover: async () => {
-      await finishComplete()
-      await removeExpired()
+      await recovery.finishComplete()
+      await recovery.removeExpired()
     },
-    removeExpired,
+    removeExpired: recovery.removeExpired,
   }
 }
