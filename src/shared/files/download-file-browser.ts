@@ -5,7 +5,7 @@
  * answer means, the opening (open-file.ts) and the hand-over (save-file-browser.ts) are the same.
  */
 import type { SealedAttachment } from '../submission/sealed-document'
-import { openAttachment, type OpenedAttachment } from './open-file'
+import { openAttachment, type OpenedAttachment } from '../crypto/open-file'
 import { downloadBlob } from './save-file-browser'
 import { storageStatus, type StorageRefusal } from './upload-outcome'
 

@@ -5,7 +5,6 @@
  * opens the files of the agency's replies. The identity and the token stay in memory, in what
  * this returns; nothing here logs or stores them.
  */
-import { armor, Decrypter } from 'age-encryption'
 import {
   deriveReceiptKeys,
   readReceipt,
@@ -27,14 +26,16 @@ import {
   openAndSave,
   type FileDownloadOutcome,
 } from '../../../shared/files/download-file-browser'
-import { fitsDevice } from '../../../shared/files/open-file'
+import { fitsDevice } from '../../../shared/crypto/open-file'
 import type { ThreadView } from '../../../shared/database-types'
 import {
   parseSealedDocument,
   type SealedAttachment,
 } from '../../../shared/submission/sealed-document'
 import { siteEnv } from '../../../lib/env'
-import { randomFiller, recipientSet, sealText } from '../sealing/seal-submission'
+import { decryptSealed } from '../../../shared/crypto/open'
+import { SealError } from '../../../shared/crypto/seal-error'
+import { randomFiller, sealText } from '../../../shared/crypto/seal'
 import { readThread, type ReadOutcome } from '../send-to-supabase'
 import type { QueuedThreadMessage } from '../outbox/outbox-store'
 
@@ -99,9 +100,9 @@ export async function openConversation(text: string): Promise<OpenOutcome> {
 }
 
 async function decrypt(sealed: string, identity: string): Promise<string> {
-  const decrypter = new Decrypter()
-  decrypter.addIdentity(identity)
-  return decrypter.decrypt(armor.decode(sealed), 'text')
+  const decrypted = await decryptSealed(sealed, [identity])
+  if ('problem' in decrypted) throw new Error(decrypted.problem)
+  return decrypted.text
 }
 
 /** Opens one row; a row that does not open or does not belong where it is shows as unopenable. */
@@ -131,7 +132,7 @@ async function openMessage(
 /**
  * The visitor's follow-up, sealed to the agency's recipients and the visitor's own (so the receipt
  * reads it back), as the outbox and `add_to_thread` take it. `id` is the draft's, kept across
- * retries. Throws a SealingError (its message a sentence) when it cannot seal.
+ * retries. Throws a SealError when it cannot seal.
  */
 export async function sealFollowUp(
   body: string,
@@ -139,17 +140,18 @@ export async function sealFollowUp(
   id: string,
   now: number,
 ): Promise<QueuedThreadMessage> {
-  const agency = recipientSet(siteEnv.submissionKeys?.recipients ?? [])
+  const agency = siteEnv.submissionKeys?.recipients ?? []
+  if (agency.length === 0) throw new SealError('no-recipients')
   const draft = buildThreadMessage(body, {
     id,
     inquiryId: conversation.inquiryId,
     from: 'visitor',
     now,
   })
-  const sealed = await sealText(
-    padThreadMessage(draft, (length) => randomFiller(length)),
-    [...agency, conversation.keys.recipient],
-  )
+  const sealed = await sealText(padThreadMessage(draft, randomFiller), [
+    ...agency,
+    conversation.keys.recipient,
+  ])
   return { id, mailbox_token: conversation.keys.mailboxToken, sealed }
 }
 

@@ -6,7 +6,7 @@ import {
   openAndSave,
   type FileDownloadOutcome,
 } from '../../../shared/files/download-file-browser'
-import { fitsDevice } from '../../../shared/files/open-file'
+import { fitsDevice } from '../../../shared/crypto/open-file'
 
 /** What "Download" came to, for the sentence beside the file. */
 export type DownloadOutcome = FileDownloadOutcome

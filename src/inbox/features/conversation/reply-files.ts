@@ -11,7 +11,7 @@
  * remembered across visits (nothing about a reply is written to the inbox's storage); a cut one
  * is retried by tus-js-client within the call.
  */
-import { sealFile, type FileSeal } from '../../../shared/files/seal-file'
+import { sealFile, type FileSeal } from '../../../shared/crypto/seal-file'
 import { uploadFiles, type UploadProgress } from '../../../shared/files/upload-files'
 import type { UploadOutcome } from '../../../shared/files/upload-outcome'
 import {
@@ -23,8 +23,6 @@ import type { SealedAttachment } from '../../../shared/submission/sealed-documen
 import { inboxEnv } from '../../lib/inbox-env'
 import { supabase } from '../../lib/supabase-client'
 
-export { FileSealError } from '../../../shared/files/seal-file'
-
 /** One picked file of a draft, sealed, and whether its ciphertext is stored. */
 export type PreparedFile = {
   source: File
@@ -35,7 +33,7 @@ export type PreparedFile = {
 
 /**
  * Seals each of `files` not sealed before for this draft (`earlier`, matched by the File itself),
- * one after the other, to `recipients`. Throws FileSealError when a file cannot be read or sealed.
+ * one after the other, to `recipients`. Throws a SealError when a file cannot be read or sealed.
  */
 export async function prepareReplyFiles(
   files: readonly File[],

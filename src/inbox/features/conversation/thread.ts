@@ -9,7 +9,7 @@ import {
   ThreadMessageError,
   type ThreadMessage,
 } from '../../../shared/conversation/thread-message'
-import { decryptSealed } from '../../../shared/submission/open-sealed'
+import { decryptSealed } from '../../../shared/crypto/open'
 
 export type ThreadRow = Pick<
   Database['public']['Tables']['contact_messages']['Row'],

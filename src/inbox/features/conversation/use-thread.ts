@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { inboxEnv } from '../../lib/inbox-env'
+import { SealError } from '../../../shared/crypto/seal-error'
 import type { Inquiry } from '../inquiries/inquiry'
 import type { PreparedFile } from './reply-files'
 import type { ThreadEntry } from './thread'
@@ -121,7 +122,7 @@ export function useThread(
       } catch {
         return navigator.onLine ? 'failed' : 'offline'
       }
-      const [data, , { ReplySealingError, sealReply }, { buildThreadMessage }] = code
+      const [data, , { sealReply }, { buildThreadMessage }] = code
       if (inboxEnv.agencyRecipients.length === 0) return 'unsealable'
       try {
         let attached: PreparedFile[] = []
@@ -161,14 +162,11 @@ export function useThread(
         reload()
         return 'sent'
       } catch (failure) {
-        if (failure instanceof ReplySealingError) {
-          console.error('inbox: sealing the reply failed', failure.problem)
-          if (failure.problem === 'no-agency-recipients') return 'unsealable'
-          return failure.problem === 'too-long' ? 'too-long' : 'failed'
-        }
-        if (fileCode && failure instanceof fileCode.FileSealError) {
-          console.error('inbox: sealing a file failed', failure.reason)
-          return failure.reason === 'file-unreadable' ? 'file-unreadable' : 'failed'
+        if (failure instanceof SealError) {
+          console.error('inbox: sealing the reply or a file failed', failure.reason)
+          if (failure.reason === 'no-recipients') return 'unsealable'
+          if (failure.reason === 'file-unreadable') return 'file-unreadable'
+          return failure.reason === 'too-long' ? 'too-long' : 'failed'
         }
         if (failure instanceof data.InboxDataError && failure.kind !== 'no-access') {
           return failure.kind

@@ -1,17 +1,14 @@
 /**
- * Sealing one attached file, as a stream: the file is read in the browser's own slices, each slice
- * hashed (SHA-256 of the plaintext, for the document) and encrypted in age's 64 KiB chunks, and the
- * ciphertext gathered into a Blob a few megabytes at a time. The whole plaintext is never held in
- * the page's memory; the ciphertext lives in the Blob, which the browser keeps outside the page's
- * heap (and on disk when large). The contact form seals a visitor's files with it (in its crypto
- * chunk, seal-submission.ts), the staff inbox a reply's.
+ * Sealing one file as a stream: read in the browser's own slices, each slice hashed (SHA-256 of
+ * the plaintext, for the document) and encrypted in age's 64 KiB chunks, the ciphertext gathered
+ * into a Blob a few megabytes at a time, so neither the plaintext nor the ciphertext is ever whole
+ * in the page's heap.
  *
- * typage (age-encryption) writes the header: the recipients' stanzas and the header's MAC. The
- * payload is written here, by the age spec (https://age-encryption.org/v1, "Payload"), because
- * typage's own STREAM has no way to use another cipher: its pure-JavaScript ChaCha20-Poly1305
- * cannot seal fast enough on a slow phone (src/features/contact/README.md, "Attachments,
- * measured"). An engine supplies the two primitives: pure JavaScript by default (@noble, what
- * typage uses), or WebAssembly (wasm-seal-engine.ts) where the page's policy allows it.
+ * typage writes the header (the recipients' stanzas and its MAC); the payload is written here, by
+ * the age spec (https://age-encryption.org/v1, "Payload"), because typage's STREAM cannot use
+ * another cipher, and its pure-JavaScript one is too slow on a slow phone. An engine supplies the
+ * two primitives: pure JavaScript by default (@noble, what typage uses), or WebAssembly
+ * (wasm-seal-engine.ts) where the page's policy allows it.
  */
 import { Encrypter, type Recipient } from 'age-encryption'
 import { chacha20poly1305 } from '@noble/ciphers/chacha.js'
@@ -19,23 +16,8 @@ import { hkdf } from '@noble/hashes/hkdf.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { ATTACHMENT_CONTENT_TYPE } from '../submission/attachments'
-
-/**
- * Why a file could not be sealed: a recipient age refuses, the file unreadable to its end (moved,
- * deleted or changed since it was picked), or age itself failing. Each app words it for its people.
- */
-export type FileSealFailure = 'invalid-recipient' | 'file-unreadable' | 'encrypt-failed'
-
-/** The only error sealFile throws; `message` is for a developer's console. */
-export class FileSealError extends Error {
-  readonly reason: FileSealFailure
-
-  constructor(reason: FileSealFailure, options?: { cause?: unknown }) {
-    super(`the file could not be sealed: ${reason}`, options)
-    this.name = 'FileSealError'
-    this.reason = reason
-  }
-}
+import { recipientSet } from './recipients'
+import { SealError } from './seal-error'
 
 /** Ciphertext is folded into the Blob every this many bytes, so the page holds at most this much. */
 export const FOLD_BYTES = 4 * 1024 * 1024
@@ -87,9 +69,9 @@ export type SealFileOptions = {
 }
 
 /**
- * Seals `file` to `recipients` (already checked). `onBytes(n)` reports each slice of plaintext as
- * it is sealed. Throws a FileSealError: 'invalid-recipient' when age refuses a recipient,
- * 'file-unreadable' when the file cannot be read to the end or changes size meanwhile,
+ * Seals `file` to `recipients`. `onBytes(n)` reports each slice of plaintext as it is sealed.
+ * Throws a SealError: 'no-recipients' or 'invalid-recipient' (an age header needs one stanza or
+ * more), 'file-unreadable' when the file cannot be read to the end or changes size meanwhile,
  * 'encrypt-failed' when age or the engine fails.
  */
 export async function sealFile(
@@ -106,7 +88,7 @@ export async function sealFile(
     hash = await engine.sha256()
     payload = payloadWriter(engine, fileKey)
   } catch (cause) {
-    throw new FileSealError('encrypt-failed', { cause })
+    throw new SealError('encrypt-failed', { cause })
   }
   const output = blobBuilder([header, payload.nonce])
   let read = 0
@@ -117,7 +99,7 @@ export async function sealFile(
       try {
         next = await reader.read()
       } catch (cause) {
-        throw new FileSealError('file-unreadable', { cause })
+        throw new SealError('file-unreadable', { cause })
       }
       if (next.done) break
       const behind = hash.update(next.value)
@@ -127,7 +109,7 @@ export async function sealFile(
       if (behind) await behind
     }
     if (read !== file.size) {
-      throw new FileSealError('file-unreadable', {
+      throw new SealError('file-unreadable', {
         cause: new Error('the file changed size while being read'),
       })
     }
@@ -136,7 +118,7 @@ export async function sealFile(
     return { ciphertext: output.blob(), size: read, sha256: bytesToHex(digest) }
   } catch (cause) {
     hash.abort?.()
-    throw cause instanceof FileSealError ? cause : new FileSealError('encrypt-failed', { cause })
+    throw cause instanceof SealError ? cause : new SealError('encrypt-failed', { cause })
   }
 }
 
@@ -147,11 +129,12 @@ export async function sealFile(
  * chunk key are never used: the payload gets a nonce of its own).
  */
 async function ageHeader(recipients: readonly string[]) {
+  const checked = recipientSet(recipients)
   const encrypter = new Encrypter()
   try {
-    for (const recipient of new Set(recipients)) encrypter.addRecipient(recipient)
+    for (const recipient of checked) encrypter.addRecipient(recipient)
   } catch (cause) {
-    throw new FileSealError('invalid-recipient', { cause })
+    throw new SealError('invalid-recipient', { cause })
   }
   let fileKey: Uint8Array | undefined
   const keyHolder: Recipient = {
@@ -165,7 +148,7 @@ async function ageHeader(recipients: readonly string[]) {
   try {
     sealed = await encrypter.encrypt(new Uint8Array(0))
   } catch (cause) {
-    throw new FileSealError('encrypt-failed', { cause })
+    throw new SealError('encrypt-failed', { cause })
   }
   // An empty plaintext's payload: the 16-byte nonce, then one empty chunk's 16-byte tag.
   const header = sealed.slice(0, sealed.byteLength - PAYLOAD_NONCE_BYTES - TAG_BYTES)
@@ -175,7 +158,7 @@ async function ageHeader(recipients: readonly string[]) {
     !text.startsWith('age-encryption.org/v1\n') ||
     !/\n--- [A-Za-z0-9+/]{43}\n$/.test(text)
   ) {
-    throw new FileSealError('encrypt-failed', { cause: new Error('unexpected age header') })
+    throw new SealError('encrypt-failed', { cause: new Error('unexpected age header') })
   }
   return { header, fileKey }
 }

@@ -196,9 +196,16 @@ describe('sealFile', () => {
     expect(await a.digest()).toEqual(await b.digest())
   })
 
+  it('refuses to seal to nobody: an age header needs one stanza or more', async () => {
+    await expect(sealFile(new Blob(['x']), [])).rejects.toMatchObject({
+      name: 'SealError',
+      reason: 'no-recipients',
+    })
+  })
+
   it('refuses a recipient age does not know', async () => {
     await expect(sealFile(new Blob(['x']), ['age1nope'])).rejects.toMatchObject({
-      name: 'FileSealError',
+      name: 'SealError',
       reason: 'invalid-recipient',
     })
   })
@@ -213,13 +220,13 @@ describe('sealFile', () => {
     }
     await expect(
       sealFile(new Blob(['x']), [recipient], undefined, { engine: broken }),
-    ).rejects.toMatchObject({ name: 'FileSealError', reason: 'encrypt-failed' })
+    ).rejects.toMatchObject({ name: 'SealError', reason: 'encrypt-failed' })
   })
 
   it('fails closed with a sentence when the file cannot be read to the end', async () => {
     const { recipient } = await keys()
     await expect(sealFile(unreadableBlob(), [recipient])).rejects.toMatchObject({
-      name: 'FileSealError',
+      name: 'SealError',
       reason: 'file-unreadable',
     })
     const shorter = {

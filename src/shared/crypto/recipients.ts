@@ -1,12 +1,10 @@
 /**
- * What counts as a submission recipient: a native X25519 age recipient (`age1…`, as `age-keygen`
- * prints it), lowercase, with a valid bech32 checksum. Post-quantum (`age1pq1…`) and plugin
- * recipients are refused on purpose: staff decrypt with the stock `age` command, and Debian's
- * `age` 1.1 reads X25519 only.
- *
- * Pure and dependency-free, so the configuration (every page) can check keys without loading the
- * crypto chunk; the sealing code checks again with age itself.
+ * The one recipient check: a native X25519 age recipient (`age1…`, as `age-keygen` prints it),
+ * lowercase, with a valid bech32 checksum. Post-quantum (`age1pq1…`) and plugin recipients are
+ * refused on purpose: staff decrypt with the stock `age` command, and Debian's `age` 1.1 reads
+ * X25519 only. Pure, so the build's configuration can use it without age.
  */
+import { SealError } from './seal-error'
 
 const BECH32_CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l'
 const BECH32_GENERATOR = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3] as const
@@ -26,8 +24,8 @@ function polymod(values: readonly number[]): number {
   return checksum
 }
 
-export function isX25519Recipient(candidate: string): boolean {
-  if (!X25519_RECIPIENT.test(candidate)) return false
+export function isAgeRecipient(candidate: unknown): candidate is string {
+  if (typeof candidate !== 'string' || !X25519_RECIPIENT.test(candidate)) return false
   const words = [...candidate.slice(4)].map((char) => BECH32_CHARSET.indexOf(char))
   const hrp = [...'age'].map((char) => char.charCodeAt(0))
   const expanded = [...hrp.map((code) => code >> 5), 0, ...hrp.map((code) => code & 31)]
@@ -35,6 +33,13 @@ export function isX25519Recipient(candidate: string): boolean {
   // 52 five-bit words carry 260 bits for a 256-bit key: the last word's 4 spare bits must be zero,
   // as age itself requires, so one key has exactly one spelling (and one key_id).
   return ((words[51] ?? 1) & 0b1111) === 0
+}
+
+/** The recipients, checked and de-duplicated; throws a SealError when there is none or one is bad. */
+export function recipientSet(recipients: readonly unknown[]): string[] {
+  if (recipients.length === 0) throw new SealError('no-recipients')
+  if (!recipients.every(isAgeRecipient)) throw new SealError('invalid-recipient')
+  return [...new Set(recipients)]
 }
 
 /** Shortened for display: `age1qv5gmw…2wzr0z`. Never for comparison: show the full key beside it. */

@@ -40,17 +40,25 @@ const isOutOfRoom = (error: unknown) =>
   error instanceof RangeError ||
   (error instanceof DOMException && error.name === 'QuotaExceededError')
 
+/** The plaintext of an age file, as a stream, with any of `secrets`; rejects when it cannot open. */
+export function decryptStream(
+  ciphertext: ReadableStream<Uint8Array>,
+  secrets: readonly string[],
+): Promise<ReadableStream<Uint8Array>> {
+  const decrypter = new Decrypter()
+  for (const secret of secrets) decrypter.addIdentity(secret)
+  return decrypter.decrypt(ciphertext)
+}
+
 export async function openAttachment(
   ciphertext: Blob,
   identities: readonly string[],
   expected: Pick<SealedAttachment, 'size' | 'sha256' | 'type'>,
 ): Promise<OpenedAttachment> {
   if (!fitsDevice(expected.size)) return { kind: 'too-large' }
-  const decrypter = new Decrypter()
-  for (const identity of identities) decrypter.addIdentity(identity)
   let plaintext: ReadableStream<Uint8Array>
   try {
-    plaintext = await decrypter.decrypt(ciphertext.stream())
+    plaintext = await decryptStream(ciphertext.stream(), identities)
   } catch (error) {
     if (isOutOfRoom(error)) return { kind: 'too-large' }
     const noMatch = error instanceof Error && /no identity matched/.test(error.message)

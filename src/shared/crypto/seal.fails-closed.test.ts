@@ -1,10 +1,9 @@
-// The sealer's last check: whatever age hands back, only an age armor may leave. age never breaks
+// sealText's last check: whatever age hands back, only an age armor may leave. age never breaks
 // that promise today, so this file replaces its armor encoder with one that does.
 import { generateIdentity, identityToRecipient } from 'age-encryption'
 import { afterEach, beforeAll, expect, it, vi } from 'vitest'
-import { NIGHT_OWL } from '../../../shared/submission/submission-test-fixtures'
-import { sealSubmission } from './seal-submission'
-import { SealingError } from './sealing-error'
+import { sealText } from './seal'
+import { SealError } from './seal-error'
 
 const armorOutput = vi.hoisted(() => ({ override: null as null | ((armored: string) => string) }))
 
@@ -22,7 +21,7 @@ vi.mock('age-encryption', async (importOriginal) => {
   }
 })
 
-const submission = NIGHT_OWL
+const plaintext = JSON.stringify({ name: 'Night Owl', message: 'A launch in March.' })
 
 let staff: string
 beforeAll(async () => {
@@ -33,22 +32,22 @@ afterEach(() => {
 })
 
 it('seals as usual when age gives a complete armor', async () => {
-  const row = await sealSubmission(submission, [staff])
-  expect(row.sealed.startsWith('-----BEGIN AGE ENCRYPTED FILE-----\n')).toBe(true)
-  expect(row.sealed.endsWith('-----END AGE ENCRYPTED FILE-----\n')).toBe(true)
+  const sealed = await sealText(plaintext, [staff])
+  expect(sealed.startsWith('-----BEGIN AGE ENCRYPTED FILE-----\n')).toBe(true)
+  expect(sealed.endsWith('-----END AGE ENCRYPTED FILE-----\n')).toBe(true)
 })
 
 it.each([
   ['no header', (armored: string) => armored.replace('-----BEGIN AGE ENCRYPTED FILE-----\n', '')],
   ['no footer', (armored: string) => armored.replace('-----END AGE ENCRYPTED FILE-----\n', '')],
-  ['neither', () => JSON.stringify(submission)],
+  ['neither', () => plaintext],
   [
     'a header for another format',
     (armored: string) => armored.replace('AGE ENCRYPTED FILE', 'PGP MESSAGE'),
   ],
 ])('fails closed when what comes back has %s', async (_name, corrupt) => {
   armorOutput.override = corrupt
-  const failure = await sealSubmission(submission, [staff]).catch((error: unknown) => error)
-  expect(failure).toBeInstanceOf(SealingError)
+  const failure = await sealText(plaintext, [staff]).catch((error: unknown) => error)
+  expect(failure).toBeInstanceOf(SealError)
   expect(failure).toMatchObject({ reason: 'encrypt-failed' })
 })

@@ -1,21 +1,21 @@
 import { generateIdentity, identityToRecipient } from 'age-encryption'
 import { describe, expect, it } from 'vitest'
-import { isX25519Recipient, shortRecipient } from './age-recipient'
+import { isAgeRecipient, shortRecipient } from './recipients'
 
 // A recipient generated once with age-encryption (its identity was thrown away).
 const AGE_TEST_RECIPIENT = 'age163nrfhucxd064xnq2cp4fn7p2pwkfu6zs33y9akjjgkc4f8jupyssy33p0'
 
-describe('isX25519Recipient', () => {
+describe('isAgeRecipient', () => {
   it('accepts what age generates', async () => {
     for (let i = 0; i < 20; i += 1) {
-      expect(isX25519Recipient(await identityToRecipient(await generateIdentity()))).toBe(true)
+      expect(isAgeRecipient(await identityToRecipient(await generateIdentity()))).toBe(true)
     }
-    expect(isX25519Recipient(AGE_TEST_RECIPIENT)).toBe(true)
+    expect(isAgeRecipient(AGE_TEST_RECIPIENT)).toBe(true)
   })
 
   it('refuses a one-character typo (bech32 checksum)', () => {
     const typo = AGE_TEST_RECIPIENT.replace('63nr', '63ns')
-    expect(isX25519Recipient(typo)).toBe(false)
+    expect(isAgeRecipient(typo)).toBe(false)
   })
 
   it('refuses other spellings and other kinds of keys', () => {
@@ -29,7 +29,7 @@ describe('isX25519Recipient', () => {
       'age1pq1abcdefghjklmnpqrstuvwxyz',
       'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHsKLqeplhpW+uObz5dvMgjz1OxfM/XXUB+VHtZ6isGN',
     ]) {
-      expect(isX25519Recipient(candidate), candidate).toBe(false)
+      expect(isAgeRecipient(candidate), candidate).toBe(false)
     }
   })
 })
