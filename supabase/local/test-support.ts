@@ -35,6 +35,7 @@ export async function registerTestKey(db: Queryable) {
       id: randomUUID(),
       key_id: row?.key_id,
       sealed,
+      mailbox_hash: `\\x${randomBytes(32).toString('hex')}`,
       ...overrides,
     }),
   }

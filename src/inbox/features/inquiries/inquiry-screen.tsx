@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
+import { Navigate, useNavigate, useParams } from 'react-router-dom'
 import { copy } from '../../content/copy'
 import { formatTime } from './format'
 import { SETTABLE_STATUSES, type SettableStatus } from '../../../shared/staff-workflow'
@@ -7,47 +8,35 @@ import { ScreenHeading } from '../../components/screen-heading'
 import { referenceOf } from '../../../shared/conversation/reference'
 import { contactChannel } from '../conversation/channel-links'
 import { AnswerLinks } from '../conversation/answer-links'
+import { ReplyForm } from '../conversation/reply-form'
 import { ThreadView } from '../conversation/thread-view'
+import { replyToOf } from '../conversation/use-thread'
 import { AttachmentList } from '../attachments/attachment-list'
-import type {
-  ReplyDraft,
-  ReplyOutcome,
-  ReplyProgress,
-  ThreadState,
-} from '../conversation/use-thread'
-
-// The reply's code (the message's contract and its checks) loads with the key's, never on the
-// first screen.
-const ReplyForm = lazy(() =>
-  import('../conversation/reply-form').then((module) => ({ default: module.ReplyForm })),
-)
+import { inboxEnv } from '../../lib/inbox-env'
+import { setStatus } from './inbox-data'
+import type { ListReturn } from './list-screen'
+import type { InquiryList } from './use-inquiry-list'
 
 const CLOSED: readonly Inquiry['status'][] = ['completed', 'declined']
 
-export function InquiryDetail({
+/** By its id or its reference (an alert's link carries the reference only). */
+export function InquiryScreen({ list, identities }: { list: InquiryList; identities: string[] }) {
+  const { ref = '' } = useParams()
+  const inquiry = list.inquiries?.find((candidate) => candidate.id.startsWith(ref))
+  if (inquiry) return <InquiryDetail inquiry={inquiry} list={list} identities={identities} />
+  return list.opening ? null : <Navigate to="/" replace />
+}
+
+function InquiryDetail({
   inquiry,
-  agencyName,
+  list,
   identities,
-  thread,
-  onBack,
-  onChanged,
-  onReply,
-  onRetryThread,
 }: {
   inquiry: Inquiry
-  agencyName: string
-  /** The unlocked identities, to open the inquiry's sealed files. */
-  identities: readonly string[]
-  /** The conversation after the inquiry, opened by the app with the unlocked key. */
-  thread: ThreadState
-  onBack: () => void
-  onChanged: (inquiry: Inquiry) => void
-  onReply: (
-    draft: ReplyDraft,
-    onProgress: (progress: ReplyProgress) => void,
-  ) => Promise<ReplyOutcome>
-  onRetryThread: () => void
+  list: InquiryList
+  identities: string[]
 }) {
+  const navigate = useNavigate()
   const [error, setError] = useState<string | null>(null)
   const [copied, setCopied] = useState(false)
   // "Completed" or "Declined" asked for and not yet confirmed: closing schedules the deletion.
@@ -58,28 +47,26 @@ export function InquiryDetail({
   }, [confirming])
   const fields = 'document' in inquiry.opened ? inquiry.opened.document : null
   const labels = 'labels' in inquiry.opened ? inquiry.opened.labels : null
+  const replyTo = replyToOf(inquiry)
   const purge = purgeAfter(inquiry)
   const reference = referenceOf(inquiry.id)
 
   async function change(status: SettableStatus) {
     setError(null)
     setConfirming(null)
-    try {
-      onChanged({
-        ...inquiry,
-        ...(await (await import('./inbox-data')).setStatus(inquiry.id, status)),
-        overdue: false,
-      })
-    } catch (failure) {
-      const offline = failure instanceof Error && failure.message === 'offline'
-      setError(offline ? copy.detail.statusOffline : copy.detail.statusFailed)
-    }
+    const changed = await setStatus(inquiry.id, status)
+    if (changed.kind === 'stored') list.replace({ ...inquiry, ...changed.stamped, overdue: false })
+    else setError(changed.kind === 'offline' ? copy.detail.statusOffline : copy.detail.statusFailed)
   }
 
   const link = fields ? contactChannel(fields.contact)?.href : null
   return (
     <article className="card" aria-labelledby="inquiry-heading">
-      <button type="button" onClick={onBack} className="link">
+      <button
+        type="button"
+        onClick={() => navigate('/', { state: { from: inquiry.id } satisfies ListReturn })}
+        className="link"
+      >
         {copy.detail.back}
       </button>
       <ScreenHeading id="inquiry-heading">{fields?.name ?? reference}</ScreenHeading>
@@ -194,29 +181,25 @@ export function InquiryDetail({
       {fields && (
         <section className="conversation" aria-labelledby="conversation-heading">
           <h2 id="conversation-heading">{copy.conversation.heading}</h2>
-          <ThreadView
-            brief={fields.message}
-            receivedAt={inquiry.created_at}
-            thread={thread}
-            identities={identities}
-            onRetry={onRetryThread}
-          />
-          {!fields.reply_to ? (
+          <ThreadView inquiry={inquiry} brief={fields.message} identities={identities} />
+          {!replyTo ? (
             <p>{copy.conversation.noThread}</p>
           ) : CLOSED.includes(inquiry.status) ? (
             <p>{copy.conversation.closed}</p>
           ) : (
-            <Suspense fallback={null}>
-              {/* A new form per inquiry: a draft never follows staff to another one. */}
-              <ReplyForm key={inquiry.id} onSend={onReply} />
-            </Suspense>
+            // A new form per inquiry: a draft never follows staff to another one.
+            <ReplyForm key={inquiry.id} inquiry={inquiry} replyTo={replyTo} onSent={list.replace} />
           )}
         </section>
       )}
       {fields && (
         <section className="channels" aria-labelledby="channels-heading">
           <h2 id="channels-heading">{copy.channels.heading}</h2>
-          <AnswerLinks contact={fields.contact} reference={reference} agencyName={agencyName} />
+          <AnswerLinks
+            contact={fields.contact}
+            reference={reference}
+            agencyName={inboxEnv.agencyName}
+          />
         </section>
       )}
     </article>

@@ -1,12 +1,26 @@
-import { useEffect } from 'react'
+import { useCallback, useEffect, useState } from 'react'
+
+/** `notice`: something short of failing went wrong (a passkey that could not be made). */
+export type Unlocked = { identities: string[]; notice?: string }
+
+/** The unlocked key, in this hook's memory only. */
+export function useUnlockedKey(signedIn: boolean) {
+  const [unlocked, setUnlocked] = useState<Unlocked | null>(null)
+  const lock = useCallback(() => setUnlocked(null), [])
+  useEffect(() => {
+    if (!signedIn) lock()
+  }, [signedIn, lock])
+  useAutoLock(unlocked !== null, lock)
+  return { unlocked: signedIn ? unlocked : null, unlock: setUnlocked, lock }
+}
 
 /** Unused for this long, the inbox locks itself. */
-export const IDLE_LOCK_MS = 10 * 60_000
+const IDLE_LOCK_MS = 10 * 60_000
 /** In the background for this long (another app, a locked phone), it locks too. */
-export const HIDDEN_LOCK_MS = 5 * 60_000
+const HIDDEN_LOCK_MS = 5 * 60_000
 
 /** Calls `lock` after 10 minutes without input, or 5 minutes hidden, while `active`. */
-export function useAutoLock(active: boolean, lock: () => void): void {
+function useAutoLock(active: boolean, lock: () => void): void {
   useEffect(() => {
     if (!active) return
     let idle = setTimeout(lock, IDLE_LOCK_MS)

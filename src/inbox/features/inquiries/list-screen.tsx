@@ -1,65 +1,59 @@
 import { useMemo, useState } from 'react'
-import { ScreenHeading } from '../components/screen-heading'
-import { copy } from '../content/copy'
-import { formatInterval, formatTime } from '../features/inquiries/format'
-import type { ResponseTimes } from '../features/inquiries/inbox-data'
-import type { Inquiry } from '../features/inquiries/inquiry'
-import { InquiryList } from '../features/inquiries/inquiry-list'
-import { triageInquiries, type StatusFilter, type Triage } from '../features/inquiries/triage'
+import { useLocation, useNavigate } from 'react-router-dom'
+import { ScreenHeading } from '../../components/screen-heading'
+import { copy } from '../../content/copy'
+import { formatInterval, formatTime } from './format'
+import { InquiryList } from './inquiry-list'
+import { triageInquiries, type StatusFilter, type Triage } from './triage'
+import { usePullToRefresh } from './use-pull-to-refresh'
+import type { InquiryList as List } from './use-inquiry-list'
 
 /** Rows rendered at a time: 2,000 rows on a phone's screen would be work nobody reads. */
 export const ROWS_SHOWN = 50
 
 const STATUS_FILTERS = ['all', 'new', 'responded', 'engaged', 'completed', 'declined'] as const
 
-type ListScreenProps = {
-  inquiries: Inquiry[] | null
-  times: ResponseTimes | null
-  /** Set while a pull down would refresh on release. */
-  pullArmed: boolean
-  error: string | null
-  /** When the list shown is the one kept on this device, because the server could not be reached. */
-  offlineSince: string | null
-  /** While the list is being opened on the device: how far it has come. */
-  progress: { opened: number; total: number | null } | null
-  /** The inquiry last closed with "All inquiries": its row takes the focus back. */
-  returnedFrom: string | null
-  /** The search and filters: the app's memory only, kept while an inquiry is read, lock drops them. */
+/** The row just read takes the focus back, however far down it was. */
+export type ListReturn = { from?: string }
+
+export function ListScreen({
+  list,
+  notice,
+  triage,
+  onTriage,
+}: {
+  list: List
+  notice?: string
   triage: Triage
   onTriage: (triage: Triage) => void
-  onRefresh: () => void
-  onOpen: (inquiry: Inquiry) => void
-}
-
-/**
- * The opened inquiries, with the response-time summary, the search and filters (on the device:
- * see triage.ts), and what is wrong with the list, if anything.
- */
-export function ListScreen(props: ListScreenProps) {
-  const { inquiries, times, pullArmed, error, offlineSince, progress, returnedFrom } = props
-  const { triage, onTriage, onRefresh, onOpen } = props
+}) {
+  const { inquiries, times, progress, offlineSince, problem } = list
+  const navigate = useNavigate()
+  const returnedFrom = (useLocation().state as ListReturn | null)?.from ?? null
   const [shown, setShown] = useState(ROWS_SHOWN)
+  const pullArmed = usePullToRefresh(list.refresh)
   const matching = useMemo(
     () => (inquiries ? triageInquiries(inquiries, triage) : []),
     [inquiries, triage],
   )
-  // The row just read stays on screen, however far down it was.
   const returnedAt = returnedFrom ? matching.findIndex((i) => i.id === returnedFrom) + 1 : 0
   const visible = matching.slice(0, Math.max(shown, returnedAt))
   const change = (next: Partial<Triage>) => {
     onTriage({ ...triage, ...next })
     setShown(ROWS_SHOWN)
   }
+  const error =
+    problem === 'no-access' ? copy.list.noAccess : problem ? copy.list.loadFailed : notice
 
   return (
     <section aria-labelledby="list-heading">
       <div className="bar">
         <ScreenHeading id="list-heading">{copy.list.heading}</ScreenHeading>
-        <button type="button" onClick={onRefresh}>
+        <button type="button" onClick={list.refresh}>
           {copy.list.refresh}
         </button>
       </div>
-      {times && times.p50 && (
+      {times?.p50 && (
         <p className="times">
           {copy.list.times(
             formatInterval(times.p50),
@@ -122,7 +116,11 @@ export function ListScreen(props: ListScreenProps) {
         ) : matching.length === 0 && !progress ? (
           <p>{copy.list.noMatch}</p>
         ) : (
-          <InquiryList inquiries={visible} onOpen={onOpen} focusOn={returnedFrom} />
+          <InquiryList
+            inquiries={visible}
+            onOpen={(inquiry) => navigate(`/inquiries/${inquiry.id}`)}
+            focusOn={returnedFrom}
+          />
         ))}
       {matching.length > visible.length && (
         <button type="button" onClick={() => setShown(visible.length + ROWS_SHOWN)}>
