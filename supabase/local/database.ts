@@ -6,7 +6,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
 import pg from 'pg'
 import type { Socket } from 'node:net'
 import { LOCAL_DB_PASSWORD, wireUrl } from './paths'
-import { authenticate, fatal } from './wire-auth'
+import { authenticate, fatal } from './db/wire-auth'
 
 /**
  * The one database seam: the embedded PGlite (default) or a real PostgreSQL (DATABASE_URL). The

@@ -13,10 +13,10 @@ import { migrate, type MigrationReport } from './migrations'
 import { createOwnerOnlyFiles, ownerOnly } from './owner-only'
 import { backendPaths } from './paths'
 import type { AuthSettings } from './auth/auth-api'
-import { createRestApi, DEMO_JWT_SECRET, signApiKeys } from './rest-api'
-import { createGateway } from './gateway'
-import { createStorageApi } from './storage'
-import { createAttachmentRemover } from './attachment-removal'
+import { createHttpApi } from './http-api'
+import { createGateway, DEMO_JWT_SECRET, signApiKeys } from './gateway'
+import { createStorageApi } from './storage/storage-api'
+import { createAttachmentRemover } from './storage/attachment-removal'
 import { createAlertForwarder } from './staff-alerts'
 
 /**
@@ -213,7 +213,7 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
       dir: storageDir,
       log,
     })
-    const app = createRestApi({
+    const app = createHttpApi({
       db,
       jwtSecret: options.jwtSecret ?? DEMO_JWT_SECRET,
       log,

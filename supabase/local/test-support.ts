@@ -4,14 +4,14 @@ import pg from 'pg'
 import { afterAll, beforeAll } from 'vitest'
 import { openPostgresDatabase, type Queryable } from './database'
 import { startLocalBackend, type LocalBackendOptions } from './local-backend'
-import { expectedAnswers } from './expected-differences'
+import { expectedAnswers } from './rest/expected-differences'
 import { migrate } from './migrations'
 import {
   POSTGREST_PACKAGE,
   REAL_POSTGREST_SUPPORTED,
   startRealPostgrest,
   type RealPostgrest,
-} from './real-postgrest'
+} from './rest/real-postgrest'
 
 /** Test helpers shared by the suites of this package (not loaded by the backend itself). */
 
@@ -34,6 +34,7 @@ export async function registerTestKey(db: Queryable) {
       id: randomUUID(),
       key_id: row?.key_id,
       sealed,
+      mailbox_hash: `\\x${randomBytes(32).toString('hex')}`,
       ...overrides,
     }),
   }

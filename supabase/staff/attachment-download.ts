@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises'
 import { decryptStream } from '../../src/shared/crypto/open-file'
 import { UsageError } from './cli-io'
 import { localApiUrl } from '../local/local-connection'
-import { DEMO_JWT_SECRET, signApiKeys } from '../local/rest-api'
+import { DEMO_JWT_SECRET, signApiKeys } from '../local/gateway'
 
 /**
  * `npm run inbox -- attachment <object> --out <file>`: one sealed attachment (issue 26) fetched

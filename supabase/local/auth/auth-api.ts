@@ -4,7 +4,7 @@ import { Hono, type Context } from 'hono'
 import { rateLimiter } from 'hono-rate-limiter'
 import { asPgError, type Database } from '../database'
 import { gatewayAuthorization } from '../gateway'
-import { Refusal } from '../postgrest-errors'
+import { Refusal } from '../rest/errors'
 import { AuthError, authErrorResponse, authFail, REFUSALS } from './auth-errors'
 import {
   createAuthStore,

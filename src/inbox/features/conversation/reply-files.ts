@@ -71,12 +71,11 @@ export async function prepareReplyFiles(
  */
 export async function uploadReplyFiles(
   files: readonly PreparedFile[],
+  bearer: string | null,
   onProgress?: UploadProgress,
 ): Promise<UploadOutcome> {
   const pending = files.filter((file) => !file.stored)
   if (pending.length === 0) return { kind: 'delivered' }
-  const { data } = await supabase.auth.getSession()
-  const bearer = data.session?.access_token
   if (!bearer) return { kind: 'refused', reason: 'fileRefused', detail: 'no staff session' }
   return uploadFiles(
     pending.map((file) => ({ object: file.attachment.object, ciphertext: file.ciphertext })),
