@@ -4,7 +4,7 @@
  * refused on purpose: staff decrypt with the stock `age` command, and Debian's `age` 1.1 reads
  * X25519 only. Pure, so the build's configuration can use it without age.
  */
-import { SealError } from './seal-error'
+import { SealError } from './seal-error.ts'
 
 const BECH32_CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l'
 const BECH32_GENERATOR = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3] as const

@@ -5,7 +5,13 @@ import { SignJWT } from 'jose'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { answerOf, type Answer } from './expected-differences'
 import type { LocalBackend } from '../local-backend'
-import { NoRealtimeSocket, oracleUnavailable, registerTestKey, testBackends } from '../test-support'
+import {
+  NoRealtimeSocket,
+  oracleUnavailable,
+  registerTestKey,
+  reloadSchemaCache,
+  testBackends,
+} from '../test-support'
 
 /**
  * The stand-in answers the site's one call as Supabase (gateway + PostgREST v14) does, on both
@@ -208,27 +214,40 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start, 
       expect(await rowCount()).toBe(0)
     })
 
-    it('refuses an anon upsert that ignores duplicates (ON CONFLICT needs SELECT) with 401 / 42501', async () => {
-      const path = `${TABLE_PATH}?on_conflict=id`
-      const prefer = { Prefer: 'resolution=ignore-duplicates,return=minimal' }
-      await expectError(await post(row(), prefer, path), 401, {
+    it.each([
+      { method: 'GET', path: TABLE_PATH },
+      { method: 'PATCH', path: `${TABLE_PATH}?id=eq.${randomUUID()}` },
+    ])('refuses $method for anon as its grants do (401 / 42501)', async ({ method, path }) => {
+      const response = await fetch(`${backend.url}${path}`, {
+        method,
+        headers: { apikey: backend.anonKey, 'Content-Type': 'application/json' },
+        body: method === 'GET' ? null : '{"status":"declined"}',
+      })
+      await expectError(response, 401, {
         code: '42501',
         message: 'permission denied for table contact_submissions',
       })
-      expect(await rowCount()).toBe(0)
     })
 
-    it.each(['GET', 'PATCH', 'DELETE'])(
-      'refuses %s for anon as its grants do (401 / 42501)',
-      async (method) => {
+    it.each([
+      { method: 'PATCH', command: 'UPDATE' },
+      { method: 'DELETE', command: 'DELETE' },
+    ])(
+      'refuses an unfiltered $method with 400 / 21000, as Supabase’s safeupdate does',
+      async ({ method, command }) => {
         const response = await fetch(`${backend.url}${TABLE_PATH}`, {
           method,
           headers: { apikey: backend.anonKey, 'Content-Type': 'application/json' },
-          body: method === 'GET' ? null : '{"status":"declined"}',
+          body: method === 'PATCH' ? '{"status":"declined"}' : null,
         })
-        await expectError(response, 401, {
-          code: '42501',
-          message: 'permission denied for table contact_submissions',
+        await expectAnswer(`api/safeupdate/${method}`, response, {
+          status: 400,
+          body: {
+            code: '21000',
+            message: `${command} requires a WHERE clause`,
+            details: null,
+            hint: null,
+          },
         })
       },
     )
@@ -315,6 +334,59 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start, 
       await backend.db.query('delete from public.request_probe')
       expect((await post(row(), { 'CF-Connecting-IP': '203.0.113.7' })).status).toBe(201)
       expect((await probe())?.headers['cf-connecting-ip']).toBe('203.0.113.7')
+    })
+  })
+
+  describe('the API role’s own settings, applied to each request as PostgREST applies them', () => {
+    // A role of the test's own, granted to authenticator as Supabase's API roles are: a role's
+    // settings hold for the whole server, so those of the shared test server's roles stay as they are.
+    const role = `settings_probe_${randomUUID().slice(0, 8)}`
+    let token: string
+    const call = (name: string) =>
+      post({}, { Authorization: `Bearer ${token}` }, `/rest/v1/rpc/${name}`)
+
+    beforeAll(async () => {
+      await backend.db.exec(`
+        create role ${role} nologin;
+        grant ${role} to authenticator;
+        alter role ${role} set statement_timeout = '500ms';
+        alter role ${role} set lock_timeout = '400ms';
+        create function public.settings_probe() returns json language sql as $$
+          select json_build_object('statement_timeout', current_setting('statement_timeout'),
+                                   'lock_timeout', current_setting('lock_timeout')) $$;
+        create function public.slow_probe() returns integer language sql as $$
+          select pg_sleep(1.5);
+          select 1 $$;
+        grant execute on function public.settings_probe(), public.slow_probe() to ${role};`)
+      await reloadSchemaCache(backend.db)
+      await backend.db.query(`notify pgrst, 'reload config'`)
+      token = await sign({ role })
+      // The real PostgREST reads role settings when it reloads its configuration.
+      const until = Date.now() + 10_000
+      const applied = async () => {
+        const response = await call('settings_probe')
+        return response.status === 200 && !(await response.text()).includes('"0"')
+      }
+      while (Date.now() < until && !(await applied()))
+        await new Promise((resolve) => setTimeout(resolve, 100))
+    })
+    afterAll(async () => {
+      await backend.db
+        .exec(`drop function public.settings_probe(); drop function public.slow_probe();
+        drop owned by ${role}; drop role ${role};`)
+    })
+
+    it('runs a request with its role’s statement and lock timeouts', async () => {
+      const response = await call('settings_probe')
+      expect(response.status).toBe(200)
+      expect(await response.json()).toEqual({ statement_timeout: '500ms', lock_timeout: '400ms' })
+    })
+
+    it('answers a statement the timeout cancelled with 500 / 57014, as PostgREST does', async () => {
+      await expectError(await call('slow_probe'), 500, {
+        code: '57014',
+        message: 'canceling statement due to statement timeout',
+      })
     })
   })
 
@@ -681,13 +753,6 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start, 
         headers: { ...asService(), 'Content-Type': 'application/json', ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
       })
-    /** Three stored rows, their ids in order. */
-    async function threeRows() {
-      const rows = [row(), row(), row()]
-      expect((await send('POST', TABLE_PATH, {}, rows)).status).toBe(201)
-      return rows.map((stored) => stored.id as string).sort()
-    }
-
     it.each([
       { method: 'POST', header: 'Content-Profile', schema: 'private' },
       { method: 'GET', header: 'Accept-Profile', schema: 'private' },
@@ -714,28 +779,6 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start, 
       },
     )
 
-    it('looks the table up in graphql_public when the profile says so (none there: 404)', async () => {
-      const response = await send(
-        'POST',
-        TABLE_PATH,
-        { 'Content-Profile': 'graphql_public' },
-        row(),
-      )
-      await expectAnswer('api/profile/graphql_public', response, {
-        status: 404,
-        body: {
-          code: 'PGRST205',
-          message:
-            "Could not find the table 'graphql_public.contact_submissions' in the schema cache",
-          details: null,
-          hint: null,
-        },
-      })
-      expect(await rowCount()).toBe(0)
-      const publicProfile = await send('POST', TABLE_PATH, { 'Content-Profile': 'public' }, row())
-      expect(publicProfile.status).toBe(201)
-    })
-
     it('returns only the ?select= columns of an insert with return=representation', async () => {
       const sent = row()
       const response = await send(
@@ -747,177 +790,99 @@ describe.each(backends)('POST /rest/v1/contact_submissions on $name', ({ start, 
       await expectAnswer('api/insert-select', response, {
         status: 201,
         body: [{ id: sent.id, status: 'new' }],
-        headers: { 'content-range': '*/*', 'preference-applied': 'return=representation' },
-      })
-    })
-
-    it('refuses an unknown preference under handling=strict with 400 PGRST122, and ignores it otherwise', async () => {
-      const strict = await send(
-        'POST',
-        TABLE_PATH,
-        { Prefer: 'handling=strict, return=minimal, frobnicate=yes' },
-        row(),
-      )
-      await expectAnswer('api/strict-preferences', strict, {
-        status: 400,
-        body: {
-          code: 'PGRST122',
-          message: 'Invalid preferences given with handling=strict',
-          details: 'Invalid preferences: frobnicate=yes',
-          hint: null,
-        },
-      })
-      expect(await rowCount()).toBe(0)
-      const lenient = await send('POST', TABLE_PATH, { Prefer: 'frobnicate=yes' }, row())
-      await expectAnswer('api/lenient-preferences', lenient, {
-        status: 201,
-        body: '',
-        headers: { 'content-range': '*/*', 'preference-applied': null },
-      })
-    })
-
-    it('echoes the preferences it honoured in Preference-Applied', async () => {
-      const minimal = await send(
-        'POST',
-        TABLE_PATH,
-        { Prefer: 'return=minimal, handling=lenient, tx=rollback' },
-        row(),
-      )
-      await expectAnswer('api/preference-applied', minimal, {
-        status: 201,
-        body: '',
-        headers: { 'preference-applied': 'return=minimal, handling=lenient' },
-      })
-    })
-
-    it('answers an upsert that merges into an existing row with 200, a new row with 201', async () => {
-      const sent = row()
-      const path = `${TABLE_PATH}?on_conflict=id`
-      const prefer = { Prefer: 'resolution=merge-duplicates' }
-      const created = await send('POST', path, prefer, sent)
-      await expectAnswer('api/upsert-new', created, {
-        status: 201,
-        body: '',
-        headers: { 'preference-applied': 'resolution=merge-duplicates' },
-      })
-      const merged = await send('POST', path, prefer, { ...sent, status: 'responded' })
-      await expectAnswer('api/upsert-merged', merged, {
-        status: 200,
-        body: '',
-        headers: { 'preference-applied': 'resolution=merge-duplicates' },
-      })
-      const [stored] = await backend.db.query<{ status: string }>(
-        'select status from public.contact_submissions',
-      )
-      expect(stored?.status).toBe('responded')
-    })
-
-    it('counts with Prefer: count=exact on GET, HEAD, insert and PATCH', async () => {
-      const ids = await threeRows()
-      const select = `${TABLE_PATH}?select=id&order=id`
-      const counted = { Prefer: 'count=exact' }
-      await expectAnswer('api/count/get', await send('GET', select, counted), {
-        status: 200,
-        body: ids.map((id) => ({ id })),
-        headers: { 'content-range': '0-2/3', 'preference-applied': 'count=exact' },
-      })
-      await expectAnswer('api/count/head', await send('HEAD', select, counted), {
-        status: 200,
-        body: '',
-        headers: { 'content-range': '0-2/3', 'preference-applied': 'count=exact' },
-      })
-      await expectAnswer('api/count/insert', await send('POST', TABLE_PATH, counted, row()), {
-        status: 201,
-        body: '',
-        headers: { 'content-range': '*/1', 'preference-applied': 'count=exact' },
-      })
-      const patch = await send('PATCH', `${TABLE_PATH}?id=eq.${ids[0]}`, counted, {
-        status: 'responded',
-      })
-      await expectAnswer('api/count/patch', patch, {
-        status: 204,
-        body: '',
-        headers: { 'content-range': '0-0/1', 'preference-applied': 'count=exact' },
-      })
-    })
-
-    it('answers part of a counted whole with 206 (Range header, or limit and offset)', async () => {
-      const ids = await threeRows()
-      const select = `${TABLE_PATH}?select=id&order=id`
-      const counted = { Prefer: 'count=exact' }
-      await expectAnswer(
-        'api/range/header',
-        await send('GET', select, { ...counted, Range: '1-1' }),
-        {
-          status: 206,
-          body: [{ id: ids[1] }],
-          headers: { 'content-range': '1-1/3' },
-        },
-      )
-      await expectAnswer(
-        'api/range/limit',
-        await send('GET', `${select}&limit=2&offset=1`, counted),
-        {
-          status: 206,
-          body: [{ id: ids[1] }, { id: ids[2] }],
-          headers: { 'content-range': '1-2/3' },
-        },
-      )
-      await expectAnswer('api/range/uncounted', await send('GET', `${select}&limit=1`, {}), {
-        status: 200,
-        body: [{ id: ids[0] }],
-        headers: { 'content-range': '0-0/*', 'preference-applied': null },
-      })
-      await expectAnswer(
-        'api/range/past-the-end',
-        await send('GET', `${select}&offset=5`, counted),
-        {
-          status: 416,
-          body: {
-            code: 'PGRST103',
-            message: 'Requested range not satisfiable',
-            details: 'An offset of 5 was requested, but there are only 3 rows.',
-            hint: null,
-          },
-        },
-      )
-    })
-
-    it('sends Content-Range on a minimal PATCH and on RPC results', async () => {
-      const ids = await threeRows()
-      const patch = await send(
-        'PATCH',
-        `${TABLE_PATH}?id=in.(${ids[0]},${ids[1]})`,
-        {},
-        {
-          status: 'responded',
-        },
-      )
-      await expectAnswer('api/patch-minimal', patch, {
-        status: 204,
-        body: '',
-        headers: { 'content-range': '0-1/*' },
-      })
-      const scalar = await send(
-        'POST',
-        '/rest/v1/rpc/remove_staff_member',
-        {},
-        {
-          email: 'nobody@example.com',
-        },
-      )
-      await expectAnswer('api/rpc/scalar', scalar, {
-        status: 200,
-        body: false,
-        headers: { 'content-range': '0-0/*' },
-      })
-      const set = await send('POST', '/rest/v1/rpc/list_staff_members', {}, {})
-      await expectAnswer('api/rpc/set', set, {
-        status: 200,
-        body: [],
         headers: { 'content-range': '*/*' },
       })
     })
+
+    it('reads as the inbox reads: columns, eq/is/not.is/gte/lte filters, order, offset and limit', async () => {
+      const rows = [row(), row(), row(), row()]
+      expect((await send('POST', TABLE_PATH, {}, rows)).status).toBe(201)
+      const ids = rows.map((stored) => stored.id as string).sort()
+      const filters = `status=eq.new&responded_at=is.null&created_at=not.is.null&id=gte.${ids[0]}&id=lte.${ids[2]}`
+      const read = await send(
+        'GET',
+        `${TABLE_PATH}?select=id,status&${filters}&order=id.desc&offset=1&limit=5`,
+        {},
+      )
+      await expectAnswer('api/read/inbox', read, {
+        status: 200,
+        body: [
+          { id: ids[1], status: 'new' },
+          { id: ids[0], status: 'new' },
+        ],
+        headers: { 'content-range': '1-2/*' },
+      })
+      const one = await send('GET', `${TABLE_PATH}?select=id&id=eq.${ids[3]}`, {
+        Accept: 'application/vnd.pgrst.object+json',
+      })
+      expect(one.status).toBe(200)
+      expect(await one.json()).toEqual({ id: ids[3] })
+    })
+
+    it('stamps and returns one row on a filtered PATCH with return=representation', async () => {
+      const sent = row()
+      expect((await send('POST', TABLE_PATH, {}, sent)).status).toBe(201)
+      const patch = await send(
+        'PATCH',
+        `${TABLE_PATH}?id=eq.${sent.id}&select=id,status`,
+        { Prefer: 'return=representation' },
+        { status: 'responded' },
+      )
+      await expectAnswer('api/patch/representation', patch, {
+        status: 200,
+        body: [{ id: sent.id, status: 'responded' }],
+        headers: { 'content-range': '0-0/*' },
+      })
+    })
+
+    if (!oracle) {
+      it.each([
+        { what: 'HEAD', method: 'HEAD', path: TABLE_PATH, headers: {} },
+        { what: 'PUT', method: 'PUT', path: `${TABLE_PATH}?id=eq.1`, headers: {} },
+        { what: 'a filtered DELETE', method: 'DELETE', path: `${TABLE_PATH}?id=eq.1`, headers: {} },
+        {
+          what: 'count=exact',
+          method: 'GET',
+          path: TABLE_PATH,
+          headers: { Prefer: 'count=exact' },
+        },
+        {
+          what: 'an upsert',
+          method: 'POST',
+          path: `${TABLE_PATH}?on_conflict=id`,
+          headers: { Prefer: 'resolution=merge-duplicates' },
+        },
+        {
+          what: 'handling=strict',
+          method: 'POST',
+          path: TABLE_PATH,
+          headers: { Prefer: 'handling=strict' },
+        },
+        { what: 'a Range header', method: 'GET', path: TABLE_PATH, headers: { Range: '0-1' } },
+        { what: 'another operator', method: 'GET', path: `${TABLE_PATH}?id=neq.1`, headers: {} },
+        {
+          what: 'the graphql_public schema',
+          method: 'GET',
+          path: TABLE_PATH,
+          headers: { 'Accept-Profile': 'graphql_public' },
+        },
+      ])('answers $what, which no client sends, 400 PGRST127: not emulated', async (request) => {
+        const response = await send(
+          request.method,
+          request.path,
+          request.headers as Record<string, string>,
+          request.method === 'POST' ? row() : undefined,
+        )
+        expect(response.status).toBe(400)
+        if (request.method === 'HEAD') return
+        expect(await response.json()).toMatchObject({
+          code: 'PGRST127',
+          message: 'Feature not implemented',
+          details: expect.stringContaining('does not emulate') as string,
+        })
+        expect(await rowCount()).toBe(0)
+      })
+    }
   })
 
   describe('CORS and health', () => {

@@ -37,18 +37,20 @@ export function refuse(...args: Parameters<typeof postgrestError>): never {
   throw new Refusal(postgrestError(...args))
 }
 
-/** PostgREST's SQLSTATE → HTTP status table (mapSQLtoHTTP), for the codes an insert can meet. */
+/** PostgREST's SQLSTATE → HTTP status table (mapSQLtoHTTP in src/PostgREST/Error.hs). */
 function statusFor(error: PgError, authenticated: boolean): number {
-  // prettier-ignore
-  const exact: Record<string, number> = { '23503': 409, '23505': 409, '25006': 405, P0001: 400, '42P01': 404, '42883': 404 }
-  if (exact[error.code] !== undefined) return exact[error.code] as number
-  if (error.code === '42501') return authenticated ? 403 : 401
-  if (error.code === '22023' && /^role .* does not exist$/.test(error.message)) return 401
-  const custom = /^PT(\d{3})$/.exec(error.code)?.[1]
+  const { code, message } = error
+  if (code === '42501') return authenticated ? 403 : 401
+  // pg-safeupdate's refusal is the client's; any other cardinality violation is the server's.
+  if (code === '21000') return message.endsWith('requires a WHERE clause') ? 400 : 500
+  if (code === '22023' && /^role .* does not exist$/.test(message)) return 401
+  const custom = /^PT(\d{3})$/.exec(code)?.[1]
   if (custom) return Number(custom)
   // prettier-ignore
-  const byClass: Record<string, number> = { '08': 503, '53': 503, '57': 503, '25': 500, '38': 500, '39': 500, '40': 500, '54': 500, '55': 500, '58': 500, P0: 500, XX: 500 }
-  return byClass[error.code.slice(0, 2)] ?? 400
+  const exact: Record<string, number> = { '23503': 409, '23505': 409, '25006': 405, '42P01': 404, '42883': 404, '42P17': 500, '53400': 500, '57P01': 503, P0001: 400 }
+  // prettier-ignore
+  const byClass: Record<string, number> = { '08': 503, '09': 500, '0L': 403, '0P': 403, '25': 500, '28': 403, '2D': 500, '38': 500, '39': 500, '3B': 500, '40': 500, '53': 503, '54': 500, '55': 500, '57': 500, '58': 500, F0: 500, HV: 500, P0: 500, XX: 500 }
+  return exact[code] ?? byClass[code.slice(0, 2)] ?? 400
 }
 
 /**
@@ -137,4 +139,17 @@ export function errorResponse(error: unknown, authenticated: boolean): Response 
     error instanceof StorageFaultError ? error.message : 'The database is not available.'
   const message = 'Database client error. Retrying the connection.'
   return postgrestError(503, 'PGRST001', message, details, null, { 'Retry-After': '5' })
+}
+
+/**
+ * What no client of this project sends is refused with PostgREST's "not implemented" rather than
+ * half emulated: the real PostgREST (the contract suites' oracle) is the reference for it.
+ */
+export function notEmulated(what: string): never {
+  return refuse(
+    400,
+    'PGRST127',
+    'Feature not implemented',
+    `The local stand-in does not emulate ${what}: no client of this project sends it.`,
+  )
 }

@@ -1,4 +1,5 @@
 import { removeQueuedAttachments } from '../../functions/_shared/attachment-removal.ts'
+import type { Database } from '../database'
 
 /**
  * The local backend's consumer of the removal queue (what the `attachment-purge` Edge Function is
@@ -38,6 +39,37 @@ export function createAttachmentRemover(options: {
     /** Waits for a run in progress, if any. */
     idle: async () => {
       await (next ?? current)
+    },
+  }
+}
+
+const HOUR = 60 * 60 * 1000
+
+/**
+ * Storage's jobs: objects queued for removal (purged inquiries, day-old orphans) go through the
+ * Storage API with the service role, as the Edge Function does on Supabase (supabase/README.md),
+ * on each notification, at start and hourly; expired resumable uploads go hourly.
+ */
+export async function startStorageJobs(options: {
+  db: Database
+  url: string
+  serviceRoleKey: string
+  removeExpiredUploads: () => Promise<number>
+  log: (line: string) => void
+}) {
+  const remover = createAttachmentRemover(options)
+  await options.db.listen('attachment_removal', () => remover.request())
+  const timer = setInterval(() => {
+    remover.request()
+    void options.removeExpiredUploads().catch(() => {})
+  }, HOUR)
+  timer.unref()
+  remover.request()
+  return {
+    removeQueuedAttachments: remover.run,
+    stop: async () => {
+      clearInterval(timer)
+      await remover.idle()
     },
   }
 }

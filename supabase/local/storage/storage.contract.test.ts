@@ -3,7 +3,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import * as tus from 'tus-js-client'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   CONVERSATION_FILES_BUCKET,
   MAILBOX_TOKEN_HEADER,
@@ -12,7 +12,7 @@ import {
 import { ATTACHMENT_LIMITS, ATTACHMENTS_BUCKET } from '../../../src/shared/submission/attachments'
 import { totpCode } from '../auth/totp'
 import type { LocalBackend } from '../local-backend'
-import { objectFile } from './storage-api'
+import { objectFile } from './files'
 import { NoRealtimeSocket, registerTestKey, testBackends } from '../test-support'
 
 /**
@@ -224,8 +224,9 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
       method: 'DELETE',
       headers: { apikey: backend.anonKey, authorization: `Bearer ${backend.anonKey}` },
     })
+    // Storage finds the object as its superuser, then deletes as the requester: refused, not absent.
     expect(single.status).toBe(400)
-    expect(await single.json()).toMatchObject({ statusCode: '404', message: 'Object not found' })
+    expect(await single.json()).toMatchObject({ statusCode: '403', message: 'Access denied' })
 
     // Nothing changed: the staff still read the original bytes from the same file.
     expect(file && (await exists(file))).toBe(true)
@@ -277,6 +278,146 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
     const row = key.sealedRow()
     expect((await anon.from('contact_submissions').insert(row)).error).toBeNull()
     await expectRefused(`${row.id}/${randomUUID()}`, randomBytes(10), rls)
+  })
+
+  it('checks a form upload’s policy before its size, with the request’s length, as Storage does', async () => {
+    // The policy's bound is the bucket's, and a form's Content-Length counts its framing too.
+    const atTheLimit = new Blob([Buffer.alloc(28_311_552)], { type: 'application/octet-stream' })
+    const { error } = await anon.storage.from(BUCKET).upload(objectName(), atTheLimit, OCTETS)
+    expect(refusal(error)).toEqual({
+      status: 400,
+      statusCode: '403',
+      message:
+        'Each file may be at most 28311552 bytes once sealed (limit: 26214400 bytes of plaintext per file).',
+    })
+    // Where no policy refuses (the service role), the bucket's own limit answers.
+    const service = clientFor(backend, backend.serviceRoleKey)
+    const over = new Blob([Buffer.alloc(28_311_553)], { type: 'application/octet-stream' })
+    expect(
+      refusal((await service.storage.from(BUCKET).upload(objectName(), over, OCTETS)).error),
+    ).toEqual({
+      status: 400,
+      statusCode: '413',
+      message: 'The object exceeded the maximum allowed size',
+    })
+  }, 60_000)
+
+  it('streams a form past the bucket’s limit without holding it: memory stays flat for 120 MB', async () => {
+    const boundary = `----probe${randomUUID()}`
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="cacheControl"\r\n\r\n3600\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name=""; filename="blob"\r\n` +
+        'Content-Type: application/octet-stream\r\n\r\n',
+    )
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`)
+    const total = 120_000_000
+    const chunk = Buffer.alloc(1024 * 1024)
+    let sent = 0
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(head),
+      pull: (controller) => {
+        if (sent >= total) {
+          controller.enqueue(tail)
+          controller.close()
+          return
+        }
+        const next = chunk.subarray(0, Math.min(chunk.length, total - sent))
+        sent += next.length
+        controller.enqueue(new Uint8Array(next))
+      },
+    })
+    const before = process.memoryUsage().rss
+    let peak = before
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20)
+    try {
+      const response = await fetch(`${backend.url}/storage/v1/object/${BUCKET}/${objectName()}`, {
+        method: 'POST',
+        headers: {
+          apikey: backend.anonKey,
+          authorization: `Bearer ${backend.serviceRoleKey}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
+        body,
+        duplex: 'half',
+      } as RequestInit)
+      expect(response.status).toBe(400)
+      expect(await response.json()).toMatchObject({ statusCode: '413' })
+    } finally {
+      clearInterval(sampler)
+    }
+    expect(peak - before).toBeLessThan(64 * 1024 * 1024)
+  }, 120_000)
+
+  it('stores one of two uploads of one new name and refuses the other, never replacing it', async () => {
+    const name = objectName()
+    const first = Buffer.alloc(300_000, 'A')
+    const second = Buffer.alloc(300_000, 'B')
+    // The first passes the policy, then waits with most of its bytes unsent.
+    let finishFirst!: () => void
+    const held = new Promise<void>((resolve) => (finishFirst = resolve))
+    const slow = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(new Uint8Array(first.subarray(0, 1000))),
+      pull: async (controller) => {
+        await held
+        controller.enqueue(new Uint8Array(first.subarray(1000)))
+        controller.close()
+      },
+    })
+    const firstAnswer = fetch(`${backend.url}/storage/v1/object/${BUCKET}/${name}`, {
+      method: 'POST',
+      headers: {
+        apikey: backend.anonKey,
+        authorization: `Bearer ${backend.anonKey}`,
+        'content-type': 'application/octet-stream',
+        'content-length': String(first.length),
+      },
+      body: slow,
+      duplex: 'half',
+    } as RequestInit)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect((await anon.storage.from(BUCKET).upload(name, second, OCTETS)).error).toBeNull()
+    finishFirst()
+    const refused = await firstAnswer
+    expect(refused.status).toBe(400)
+    expect(await refused.json()).toMatchObject({ statusCode: '409' })
+    const stored = await staff.storage.from(BUCKET).download(name)
+    expect(Buffer.from(await stored.data!.arrayBuffer()).equals(second)).toBe(true)
+  })
+
+  it('answers bad names and malformed forms with 400 and a sentence, never a crash', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const send = (path: string, contentType: string, body: string) =>
+        fetch(`${backend.url}/storage/v1/object/${BUCKET}/${path}`, {
+          method: 'POST',
+          headers: {
+            apikey: backend.anonKey,
+            authorization: `Bearer ${backend.anonKey}`,
+            'content-type': contentType,
+          },
+          body,
+        })
+      const nul = await send(`${randomUUID()}/${randomUUID()}%00`, 'application/octet-stream', 'x')
+      expect(nul.status).toBe(400)
+      expect(await nul.json()).toMatchObject({ statusCode: '400', code: 'InvalidKey' })
+      for (const [contentType, body] of [
+        ['multipart/form-data', 'garbage'],
+        ['multipart/form-data; boundary=x', 'garbage'],
+        [
+          'multipart/form-data; boundary=x',
+          '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nno file\r\n--x--\r\n',
+        ],
+      ] as const) {
+        const response = await send(objectName(), contentType, body)
+        expect(response.status).toBe(400)
+        const answer = (await response.json()) as { statusCode: string; message: string }
+        expect(answer.statusCode).toBe('400')
+        expect(answer.message).toMatch(/^[A-Z].*\.$/)
+      }
+      expect(errors).not.toHaveBeenCalled()
+    } finally {
+      errors.mockRestore()
+    }
   })
 
   it('keeps the limits the form checks (src/shared/submission/attachments.ts) in the database', async () => {

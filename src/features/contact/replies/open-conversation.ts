@@ -1,6 +1,6 @@
 /**
  * The replies page's crypto chunk, loaded when the visitor presses "Open" (never with the page):
- * reads the receipt, derives its keys, opens the conversation through thread-rpc.ts and each of
+ * reads the receipt, derives its keys, opens the conversation (lib/backend.ts) and each of
  * its messages with the receipt's identity, seals the visitor's follow-ups, and downloads and
  * opens the files of the agency's replies. The identity and the token stay in memory, in what
  * this returns; nothing here logs or stores them.
@@ -12,20 +12,12 @@ import {
   type ReceiptProblem,
 } from '../../../shared/conversation/receipt'
 import {
-  CONVERSATION_FILES_BUCKET,
-  MAILBOX_TOKEN_HEADER,
-} from '../../../shared/conversation/reply-files'
-import {
   buildThreadMessage,
   filesOf,
   padThreadMessage,
   parseThreadMessage,
 } from '../../../shared/conversation/thread-message'
-import {
-  downloadRefused,
-  openAndSave,
-  type FileDownloadOutcome,
-} from '../../../shared/files/download-file-browser'
+import { openAndSave, type FileDownloadOutcome } from '../../../shared/files/download-file-browser'
 import { fitsDevice } from '../../../shared/crypto/open-file'
 import type { ThreadView } from '../../../shared/database-types'
 import {
@@ -36,7 +28,11 @@ import { siteEnv } from '../../../lib/env'
 import { decryptSealed } from '../../../shared/crypto/open'
 import { SealError } from '../../../shared/crypto/seal-error'
 import { randomFiller, sealText } from '../../../shared/crypto/seal'
-import { readThread, type ReadOutcome } from '../send-to-supabase'
+import {
+  downloadReplyFile as fetchReplyFile,
+  readThread,
+  type ReadOutcome,
+} from '../../../lib/backend'
 import type { QueuedThreadMessage } from '../outbox/outbox-store'
 
 /** One message of the thread as the visitor sees it: opened, or not openable with this receipt. */
@@ -170,22 +166,11 @@ export async function downloadReplyFile(
 ): Promise<FileDownloadOutcome> {
   if (!fitsDevice(file.size)) return 'too-large'
   if (isOffline()) return 'offline'
-  let ciphertext: Blob
-  try {
-    const { supabase } = await import('../../../lib/supabase')
-    const { data, error } = await supabase.storage
-      .from(CONVERSATION_FILES_BUCKET)
-      .setHeader(MAILBOX_TOKEN_HEADER, conversation.keys.mailboxToken)
-      .download(file.object)
-    if (error || !data) {
-      // The server's words go to the console only; the object's name says nothing of the file.
-      console.error('A reply’s file could not be fetched:', error)
-      return downloadRefused(error)
-    }
-    ciphertext = data
-  } catch (error) {
-    console.error('A reply’s file could not be fetched:', error)
-    return isOffline() ? 'offline' : 'failed'
+  const fetched = await fetchReplyFile(file.object, conversation.keys.mailboxToken)
+  if (fetched.kind !== 'file') {
+    // The server's words go to the console only; the object's name says nothing of the file.
+    console.error('A reply’s file could not be fetched:', fetched.detail)
+    return fetched.kind
   }
-  return openAndSave(ciphertext, [conversation.keys.identity], file)
+  return openAndSave(fetched.ciphertext, [conversation.keys.identity], file)
 }

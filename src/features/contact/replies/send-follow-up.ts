@@ -7,7 +7,7 @@ import {
 import type { OutboxFailureReason } from '../outbox/outbox-flush'
 import type { OutboxItem, QueuedThreadMessage } from '../outbox/outbox-store'
 import type { SendOutcome } from '../send-to-supabase'
-import { threadFailureMessages } from '../send-to-supabase'
+import { threadFailureMessages } from '../thread-copy'
 
 /** What "Send securely" on /replies needs: seal, send, queue, and whether the browser is online. */
 export type FollowUpDependencies = {

@@ -1,11 +1,8 @@
 import { ATTACHMENTS_BUCKET } from '../../../shared/submission/attachments'
 import type { SealedAttachment } from '../../../shared/submission/sealed-document'
 import { supabase } from '../../lib/supabase-client'
-import {
-  downloadRefused,
-  openAndSave,
-  type FileDownloadOutcome,
-} from '../../../shared/files/download-file-browser'
+import { downloadRefused } from '../../../shared/api/storage'
+import { openAndSave, type FileDownloadOutcome } from '../../../shared/files/download-file-browser'
 import { fitsDevice } from '../../../shared/crypto/open-file'
 
 /** Fetched with the staff session, opened on this device, and saved only if it is the file listed. */

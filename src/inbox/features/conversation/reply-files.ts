@@ -2,7 +2,7 @@
  * A reply's files, from the picked File to stored ciphertext: each sealed as a stream with
  * sealFile to exactly the reply's recipients (the visitor's reply_to and the agency's), named
  * `<inquiry>/<reply id>/<random uuid>`, and uploaded into the conversation's bucket with the staff
- * session by the uploader the site's form uses (src/shared/files/upload-files.ts: one standard
+ * session by the uploader the site's form uses (src/shared/api/storage.ts: one standard
  * upload up to 6 MB, tus-js-client above, in 6 MB chunks). Loaded only when a reply has files, so
  * age's stream code and tus-js-client never load with an inquiry.
  *
@@ -12,8 +12,7 @@
  * is retried by tus-js-client within the call.
  */
 import { sealFile, type FileSeal } from '../../../shared/crypto/seal-file'
-import { uploadFiles, type UploadProgress } from '../../../shared/files/upload-files'
-import type { UploadOutcome } from '../../../shared/files/upload-outcome'
+import { uploadFiles, type UploadOutcome, type UploadProgress } from '../../../shared/api/storage'
 import {
   CONVERSATION_FILES_BUCKET,
   replyFileObjectName,

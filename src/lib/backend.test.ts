@@ -3,10 +3,17 @@
 // each answer, with most care where a wrong answer would lose a message (a wrong "delivered") or
 // park it for good (a wrong "refused").
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { Database } from '../../shared/database-types'
-import { failureMessages, FALLBACK_ERROR_MESSAGE } from './contact-copy'
-import { DOCUMENT, sealedFor } from './contact-test-fixtures'
-import { classifyInsertAnswer, sendSealed, SEND_TIMEOUT_MS } from './send-to-supabase'
+import { SEND_TIMEOUT_MS } from '../shared/api/abort'
+import type { Database } from '../shared/database-types'
+import { failureMessages, FALLBACK_ERROR_MESSAGE } from '../features/contact/contact-copy'
+import { DOCUMENT, sealedFor } from '../features/contact/contact-test-fixtures'
+import {
+  classifyAddAnswer,
+  classifyInsertAnswer,
+  classifyReadAnswer,
+  insertInquiry,
+  LIMIT_WINDOW_MS,
+} from './backend'
 
 const SUPABASE_URL = 'http://127.0.0.1:54321'
 const row = sealedFor(DOCUMENT)
@@ -38,7 +45,7 @@ const wire = vi.hoisted(() => {
   return wire
 })
 
-vi.mock('../../lib/supabase', wire.client)
+vi.mock('./supabase', wire.client)
 
 function answerWith(status: number, body?: unknown) {
   wire.answer = async () =>
@@ -54,10 +61,10 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-describe('sendSealed', () => {
+describe('insertInquiry', () => {
   it('inserts exactly the sealed row into contact_submissions, asking for nothing back', async () => {
     answerWith(201)
-    expect(await sendSealed(row)).toEqual({ kind: 'delivered' })
+    expect(await insertInquiry(row)).toEqual({ kind: 'delivered' })
 
     expect(wire.requests).toHaveLength(1)
     const [{ url, init }] = wire.requests as [Request]
@@ -83,7 +90,7 @@ describe('sendSealed', () => {
         )
       })
 
-    const sending = sendSealed(row)
+    const sending = insertInquiry(row)
     await vi.waitFor(() => expect(wire.requests).toHaveLength(1))
     expect(timeouts).toEqual([SEND_TIMEOUT_MS])
     expire.abort()
@@ -106,7 +113,7 @@ describe('sendSealed', () => {
   it("stops the insert when the caller gives up first (the form's deadline), and counts it as no answer", async () => {
     hangUntilAborted()
     const deadline = new AbortController()
-    const sending = sendSealed(row, deadline.signal)
+    const sending = insertInquiry(row, deadline.signal)
     await vi.waitFor(() => expect(wire.requests).toHaveLength(1))
     expect(wire.requests[0]?.init.signal?.aborted).toBe(false)
     deadline.abort()
@@ -119,7 +126,7 @@ describe('sendSealed', () => {
     hangUntilAborted()
     const expire = new AbortController()
     vi.spyOn(AbortSignal, 'timeout').mockImplementation(() => expire.signal)
-    const sending = sendSealed(row, new AbortController().signal)
+    const sending = insertInquiry(row, new AbortController().signal)
     await vi.waitFor(() => expect(wire.requests).toHaveLength(1))
     expire.abort()
     expect(await sending).toMatchObject({ kind: 'no-answer', reason: 'noAnswer' })
@@ -129,7 +136,7 @@ describe('sendSealed', () => {
     vi.restoreAllMocks()
     const given = new AbortController()
     given.abort()
-    expect(await sendSealed(row, given.signal)).toMatchObject({
+    expect(await insertInquiry(row, given.signal)).toMatchObject({
       kind: 'no-answer',
       reason: 'noAnswer',
     })
@@ -143,33 +150,19 @@ describe('sendSealed', () => {
 
   it('counts a failed fetch (offline, DNS, CORS, reset) as no answer', async () => {
     wire.answer = async () => Promise.reject(new TypeError('Failed to fetch'))
-    expect(await sendSealed(row)).toMatchObject({
+    expect(await insertInquiry(row)).toMatchObject({
       kind: 'no-answer',
       reason: 'noAnswer',
       detail: expect.stringContaining('HTTP 0'),
     })
   })
 
-  it('counts a client that cannot even be loaded (offline before it was cached) as no answer', async () => {
-    vi.resetModules()
-    vi.doMock('../../lib/supabase', () => {
-      throw new TypeError('Failed to fetch dynamically imported module')
-    })
-    const { sendSealed: sendWithoutClient } = await import('./send-to-supabase')
-    const outcome = await sendWithoutClient(row)
-    vi.doMock('../../lib/supabase', wire.client)
-    vi.resetModules()
-    expect(outcome).toMatchObject({ kind: 'no-answer', reason: 'noAnswer' })
-    // The console gets what failed (Vitest wraps the import error in its own words).
-    expect(outcome.kind !== 'delivered' && outcome.detail).toMatch(/\S/)
-  })
-
   it('reads a replayed id as delivered and a plain 500 as a server error, through the real client', async () => {
     answerWith(409, { code: '23505', message: PKEY_DUPLICATE, details: null, hint: null })
-    expect(await sendSealed(row)).toEqual({ kind: 'delivered' })
+    expect(await insertInquiry(row)).toEqual({ kind: 'delivered' })
 
     answerWith(500, { code: 'XX000', message: 'internal error', details: null, hint: null })
-    expect(await sendSealed(row)).toMatchObject({ kind: 'server-error', reason: 'serverError' })
+    expect(await insertInquiry(row)).toMatchObject({ kind: 'server-error', reason: 'serverError' })
   })
 })
 
@@ -245,6 +238,15 @@ describe('classifyInsertAnswer (what supabase-js resolves with)', () => {
       'noAnswer',
     ],
     ['504 gateway', { error: { message: '' }, status: 504 }, 'no-answer', 'noAnswer'],
+    [
+      "a statement timeout (500 57014: anon's 3 s on Supabase, nothing stored)",
+      {
+        error: { code: '57014', message: 'canceling statement due to statement timeout' },
+        status: 500,
+      },
+      'no-answer',
+      'busy',
+    ],
     [
       '500 from PostgREST',
       { error: { code: 'XX000', message: 'internal' }, status: 500 },
@@ -463,7 +465,7 @@ describe('a queued inquiry with sealed files (the outbox’s sender)', () => {
       init.body instanceof FormData
         ? new Response(JSON.stringify({ Key: `contact-attachments/${object}` }), { status: 200 })
         : new Response(null, { status: 201 })
-    const { sendQueued } = await import('./send-to-supabase')
+    const { sendQueued } = await import('../features/contact/send-to-supabase')
     expect(await sendQueued(item)).toEqual({ kind: 'delivered' })
     const [upload, insert] = wire.requests
     expect(upload?.url).toBe(`${SUPABASE_URL}/storage/v1/object/contact-attachments/${object}`)
@@ -482,13 +484,13 @@ describe('a queued inquiry with sealed files (the outbox’s sender)', () => {
             { status: 400, headers: { 'content-type': 'application/json' } },
           )
         : new Response(null, { status: 201 })
-    const { sendQueued } = await import('./send-to-supabase')
+    const { sendQueued } = await import('../features/contact/send-to-supabase')
     expect(await sendQueued(item)).toEqual({ kind: 'delivered' })
     expect(wire.requests).toHaveLength(2)
   })
 
   it('sends no row while a file is not stored: no answer keeps it queued, a refusal says so', async () => {
-    const { sendQueued } = await import('./send-to-supabase')
+    const { sendQueued } = await import('../features/contact/send-to-supabase')
     wire.answer = async () => Promise.reject(new TypeError('Failed to fetch'))
     expect(await sendQueued(item)).toMatchObject({ kind: 'no-answer' })
     expect(wire.requests).toHaveLength(1)
@@ -500,5 +502,100 @@ describe('a queued inquiry with sealed files (the outbox’s sender)', () => {
       })
     expect(await sendQueued(item)).toMatchObject({ kind: 'refused', reason: 'fileRefused' })
     expect(wire.requests).toHaveLength(1)
+  })
+})
+
+const NOW = Date.parse('2026-11-25T12:00:00Z')
+const ID = '3b241101-e2bb-4255-8caf-4136c566a962'
+const thread = {
+  reference: ID.slice(0, 8),
+  status: 'received',
+  delete_by: null,
+  messages: [{ id: ID, direction: 'visitor', sealed: 'armor', created_at: '2026-11-25T11:00:00Z' }],
+}
+const refusal = (status: number, code: string, message = 'words') => ({
+  status,
+  data: null,
+  error: { code, message },
+})
+
+describe('classifyReadAnswer (read_thread)', () => {
+  it('a thread, or no match (null: the database counted a guess)', () => {
+    expect(classifyReadAnswer({ status: 200, data: thread, error: null }, NOW)).toEqual({
+      kind: 'thread',
+      thread,
+    })
+    expect(classifyReadAnswer({ status: 200, data: null, error: null }, NOW)).toEqual({
+      kind: 'no-match',
+    })
+  })
+
+  it('429: guessing from this network, or reading this mailbox too often, with when to try again', () => {
+    expect(classifyReadAnswer(refusal(429, 'thread_network_limit'), NOW)).toEqual({
+      kind: 'limited',
+      scope: 'network',
+      retryAt: NOW + LIMIT_WINDOW_MS.thread_network_limit,
+    })
+    expect(classifyReadAnswer(refusal(429, 'thread_read_limit'), NOW)).toEqual({
+      kind: 'limited',
+      scope: 'mailbox',
+      retryAt: NOW + LIMIT_WINDOW_MS.thread_read_limit,
+    })
+  })
+
+  it('an answer that is not the function’s (a portal, a proxy) is no answer, never a thread', () => {
+    for (const data of [[], '<html>', { reference: 'x' }, { ...thread, messages: [] }]) {
+      expect(classifyReadAnswer({ status: 200, data, error: null }, NOW).kind).toBe('no-answer')
+    }
+    expect(classifyReadAnswer(refusal(0, '', 'TypeError: Failed to fetch'), NOW).kind).toBe(
+      'no-answer',
+    )
+    expect(classifyReadAnswer(refusal(503, ''), NOW).kind).toBe('no-answer')
+  })
+
+  it('a malformed token or a server error fails, with the details for the console only', () => {
+    const failed = classifyReadAnswer(refusal(400, 'mailbox_token_invalid', 'bad token'), NOW)
+    expect(failed).toMatchObject({ kind: 'failed' })
+    expect(classifyReadAnswer(refusal(500, 'XX000'), NOW).kind).toBe('failed')
+  })
+})
+
+describe('classifyAddAnswer (add_to_thread)', () => {
+  it('stored, or already stored under its id (a replay answers 409 23505): delivered', () => {
+    expect(
+      classifyAddAnswer({ status: 200, data: { id: ID, created_at: 'x' }, error: null }),
+    ).toEqual({ kind: 'delivered' })
+    expect(classifyAddAnswer(refusal(409, '23505', 'duplicate key'))).toEqual({ kind: 'delivered' })
+  })
+
+  it('a closed or unknown conversation, or a bad token, is refused with its sentence', () => {
+    expect(classifyAddAnswer(refusal(409, 'thread_closed'))).toMatchObject({
+      kind: 'refused',
+      reason: 'threadClosed',
+    })
+    expect(classifyAddAnswer(refusal(404, 'thread_not_found'))).toMatchObject({
+      kind: 'refused',
+      reason: 'threadNotFound',
+    })
+    expect(classifyAddAnswer(refusal(400, 'mailbox_token_invalid'))).toMatchObject({
+      kind: 'refused',
+      reason: 'receiptInvalid',
+    })
+    expect(classifyAddAnswer(refusal(400, '23514', 'check constraint'))).toMatchObject({
+      kind: 'refused',
+      reason: 'notAccepted',
+    })
+  })
+
+  it('no answer (offline, gateways, 429, a 200 without the function’s answer) is queued and retried', () => {
+    for (const answer of [
+      refusal(0, ''),
+      refusal(502, ''),
+      refusal(429, 'thread_write_limit'),
+      { status: 200, data: null, error: null },
+    ]) {
+      expect(classifyAddAnswer(answer).kind).toBe('no-answer')
+    }
+    expect(classifyAddAnswer(refusal(500, 'XX000')).kind).toBe('server-error')
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { downloadRefused } from './download-file-browser'
+import { downloadRefused } from './storage'
 
 describe('a refused download', () => {
   it('reads the real status Storage puts in the body of its HTTP 400', () => {
