@@ -3,10 +3,10 @@
  * Hand-written (there is no `supabase gen types` here without Docker); a test on PostgreSQL reads
  * the real table's columns and grants, so this cannot drift from `supabase/migrations`.
  *
- * The browser inserts the sealed row only: `{ id, key_id, sealed, mailbox_hash? }`, the exact
- * columns anon may insert. The plaintext columns stay (nullable) for rows stored before sealing.
- * The conversation after the inquiry is `contact_messages` (staff at aal2) and, for the visitor,
- * the functions `read_thread` and `add_to_thread` (supabase/migrations/…_conversation.sql).
+ * The browser inserts the sealed row only: `{ id, key_id, sealed, mailbox_hash }`, the exact
+ * columns anon may insert; the table has no plaintext column. The conversation after the inquiry
+ * is `contact_messages` (staff at aal2) and, for the visitor, the functions `read_thread` and
+ * `add_to_thread` (supabase/migrations/…_conversation.sql).
  */
 
 /** One message of a thread as `read_thread` returns it (the first one is the inquiry itself). */
@@ -35,24 +35,18 @@ export type Database = {
         Row: {
           id: string
           created_at: string
-          key_id: string | null
-          sealed: string | null
+          key_id: string
+          sealed: string
           status: 'new' | 'responded' | 'engaged' | 'completed' | 'declined'
           responded_at: string | null
           completed_at: string | null
           overdue_alerted_at: string | null
-          /** `'\\x' + hex` (bytea over REST): SHA-256 of the mailbox token; null without a thread. */
-          mailbox_hash: string | null
+          /** `'\\x' + hex` (bytea over REST): SHA-256 of the mailbox token. */
+          mailbox_hash: string
           /** The staff account's email that last answered (stamped by the database). */
           responded_by: string | null
           /** A visitor's message nobody has answered yet arrived then (the inbox lists these first). */
           awaiting_reply_since: string | null
-          name: string | null
-          contact: string | null
-          project_type: string | null
-          budget: string | null
-          message: string | null
-          user_agent: string | null
         }
         Insert: {
           /** Made in the browser (crypto.randomUUID), one per draft: a replay answers 409. */
@@ -63,8 +57,8 @@ export type Database = {
           sealed: string
           /**
            * `'\\x' + hex` (a backslash, x, 64 lowercase hex characters: how PostgREST takes bytea):
-           * SHA-256 of the mailbox token the receipt derives. Absent in rows queued before
-           * conversations (no thread).
+           * SHA-256 of the mailbox token the receipt derives. The database requires it; optional
+           * here because the row is sealed first and gets its mailbox from the receipt after.
            */
           mailbox_hash?: string
         }
@@ -106,7 +100,7 @@ export type Database = {
     Views: {
       /** Signed-in staff with a second factor only (empty for anyone else). */
       inbox_overdue_submissions: {
-        Row: { id: string; ref: string; created_at: string; waiting: string; key_id: string | null }
+        Row: { id: string; ref: string; created_at: string; waiting: string; key_id: string }
         Relationships: []
       }
       inbox_response_times: {

@@ -129,22 +129,31 @@ describe('the backend folder', () => {
   it('purges at start: a row completed long ago is gone after a restart, a recent one stays', async () => {
     const backendDir = await tempDir()
     const first = await start({ backendDir, dbPort: 0 })
+    const { sealedRow } = await registerTestKey(first.db)
+    const [longDone, justDone] = [sealedRow(), sealedRow()]
     const staff = await connect(first.dbUrl)
-    const { rows } = await staff.query<{ id: string; name: string }>(
-      `insert into public.contact_submissions (name, contact, message, status, created_at, completed_at)
-       values ('Long done', 'a@example.com', 'Finished', 'completed', now() - interval '10 days', now() - interval '2 days'),
-              ('Just done', 'b@example.com', 'Finished', 'completed', now() - interval '3 days', now() - interval '1 hour')
-       returning id, name`,
+    await staff.query(
+      `insert into public.contact_submissions (id, key_id, sealed, mailbox_hash, status, created_at, completed_at)
+       select id, key_id, sealed, decode(substr(mailbox_hash, 3), 'hex'), 'completed',
+              now() - make_interval(days => age), now() - make_interval(hours => since)
+         from json_to_recordset($1::json)
+           as row (id uuid, key_id text, sealed text, mailbox_hash text, age integer, since integer)`,
+      [
+        JSON.stringify([
+          { ...longDone, age: 10, since: 48 },
+          { ...justDone, age: 3, since: 1 },
+        ]),
+      ],
     )
     await staff.end()
     await first.close()
 
     const second = await start({ backendDir })
-    const left = await second.db.query<{ name: string }>(
-      'select name from public.contact_submissions where id = any ($1::uuid[])',
-      [rows.map((row) => row.id)],
+    const left = await second.db.query<{ id: string }>(
+      'select id::text as id from public.contact_submissions where id = any ($1::uuid[])',
+      [[longDone.id, justDone.id]],
     )
-    expect(left).toEqual([{ name: 'Just done' }])
+    expect(left).toEqual([{ id: justDone.id }])
   }, 60_000)
 
   it('takes the Supabase baseline (bootstrap.sql) again and again', async () => {
@@ -267,8 +276,11 @@ describe('psql on the wire port cannot change the API’s session (PGlite has on
     const { sealedRow } = await registerTestKey(backend.db)
     const psql = await connect(backend.dbUrl)
     await psql.query('begin')
+    const draft = sealedRow()
     await psql.query(
-      `insert into public.contact_submissions (name, contact, message) values ('Staff', 'staff', 'draft')`,
+      `insert into public.contact_submissions (id, key_id, sealed, mailbox_hash)
+       values ($1, $2, $3, decode(substr($4, 3), 'hex'))`,
+      [draft.id, draft.key_id, draft.sealed, draft.mailbox_hash],
     )
 
     const started = Date.now()
@@ -276,7 +288,7 @@ describe('psql on the wire port cannot change the API’s session (PGlite has on
     expect(Date.now() - started).toBeLessThan(5_000)
     await expect(psql.query('commit')).rejects.toThrow()
     expect(
-      await backend.db.query(`select name from public.contact_submissions where name = 'Staff'`),
+      await backend.db.query(`select id from public.contact_submissions where id = $1`, [draft.id]),
     ).toEqual([])
   }, 60_000)
 

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createHash, randomUUID } from 'node:crypto'
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { chmod, chown, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -68,7 +68,12 @@ describe('a data folder that cannot be written', () => {
     encrypter.addRecipient(recipient)
     const sealed = armor.encode(await encrypter.encrypt('{"v":1}'))
     const keyId = createHash('sha256').update(recipient).digest('hex').slice(0, 16)
-    sealedRow = () => ({ id: randomUUID(), key_id: keyId, sealed })
+    sealedRow = () => ({
+      id: randomUUID(),
+      key_id: keyId,
+      sealed,
+      mailbox_hash: `\\x${randomBytes(32).toString('hex')}`,
+    })
   }, 120_000)
 
   afterAll(async () => {

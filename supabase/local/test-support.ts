@@ -34,6 +34,7 @@ export async function registerTestKey(db: Queryable) {
       id: randomUUID(),
       key_id: row?.key_id,
       sealed,
+      mailbox_hash: `\\x${randomBytes(32).toString('hex')}`,
       ...overrides,
     }),
   }

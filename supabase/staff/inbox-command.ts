@@ -119,28 +119,25 @@ export async function runInbox(argv: string[], context: InboxContext): Promise<v
       context.output.out(formatStatusChange(change))
     } else {
       const row = await findSubmission(client, parsed.args[0] ?? '')
-      let opened = null
-      if (row.sealed !== null) {
-        if (parsed.identity === undefined && !connection.local) {
-          throw new UsageError(
-            'This row is sealed: pass the staff identity with --identity <file> (the default, the local development identity, cannot open rows of a hosted project).',
-          )
-        }
-        const identityFile =
-          parsed.identity === undefined
-            ? defaultIdentityFile(context.env)
-            : pathFromUser(parsed.identity, context.env)
-        if (await isReadableByOthers(identityFile)) {
-          context.output.err(`Warning: ${identityFile} is readable by other users; chmod 600 it.`)
-        }
-        const identities = await readIdentities(identityFile, context.stdin)
-        opened = await openSealed(
-          row.sealed,
-          identities,
-          row,
-          identityFile === '-' ? 'standard input' : identityFile,
+      if (parsed.identity === undefined && !connection.local) {
+        throw new UsageError(
+          'This row is sealed: pass the staff identity with --identity <file> (the default, the local development identity, cannot open rows of a hosted project).',
         )
       }
+      const identityFile =
+        parsed.identity === undefined
+          ? defaultIdentityFile(context.env)
+          : pathFromUser(parsed.identity, context.env)
+      if (await isReadableByOthers(identityFile)) {
+        context.output.err(`Warning: ${identityFile} is readable by other users; chmod 600 it.`)
+      }
+      const identities = await readIdentities(identityFile, context.stdin)
+      const opened = await openSealed(
+        row.sealed,
+        identities,
+        row,
+        identityFile === '-' ? 'standard input' : identityFile,
+      )
       context.output.out(formatSubmission(row, opened))
     }
   } catch (error) {

@@ -37,7 +37,7 @@ export function formatList(rows: readonly ListedSubmission[], counts: Counts): s
     formatDuration(row.age_seconds),
     row.status,
     due(row),
-    row.key_id ?? (row.is_sealed ? '—' : '(plaintext)'),
+    row.key_id,
   ])
   const widths = header.map((title, column) =>
     Math.max(title.length, ...body.map((cells) => [...(cells[column] ?? '')].length)),
@@ -78,25 +78,11 @@ export function visible(value: unknown, multiline = false): string {
   return result
 }
 
-/** A sealed document's fields, or a legacy row's plaintext columns (any text in the dropdowns). */
-type Fields = Pick<SealedDocument, 'name' | 'contact' | 'message' | 'user_agent'> & {
-  project_type: string | null
-  budget: string | null
-  submitted_at?: string
-}
-
 export function formatSubmission(
   row: StoredSubmission,
-  opened: { document: SealedDocument; warnings: string[] } | null,
+  opened: { document: SealedDocument; warnings: string[] },
 ): string {
-  const fields: Fields = opened?.document ?? {
-    name: row.name ?? '',
-    contact: row.contact ?? '',
-    project_type: row.project_type,
-    budget: row.budget,
-    message: row.message ?? '',
-    user_agent: row.user_agent ?? '',
-  }
+  const fields = opened.document
   const dueAt = new Date(row.created_at.getTime() + RESPONSE_HOURS * 3600_000)
   const status =
     row.status === 'new' ? `new, answer by ${formatUtc(dueAt)} (${due(row)})` : row.status
@@ -108,15 +94,10 @@ export function formatSubmission(
     `${label('status')}${status}`,
     `${label('responded_at')}${stamp(row.responded_at)}`,
     `${label('completed_at')}${stamp(row.completed_at)}`,
-    `${label('sealing')}${
-      opened === null
-        ? 'none: stored as plain text before sealing existed'
-        : `sealed to key_id ${row.key_id ?? '—'}, opened here`
-    }`,
+    `${label('sealing')}sealed to key_id ${row.key_id}, opened here`,
+    `${label('submitted_at')}${visible(fields.submitted_at)} (the visitor's clock)`,
   ]
-  if (opened !== null)
-    lines.push(`${label('submitted_at')}${visible(fields.submitted_at)} (the visitor's clock)`)
-  for (const warning of opened?.warnings ?? []) lines.push(`WARNING: ${warning}`)
+  for (const warning of opened.warnings) lines.push(`WARNING: ${warning}`)
   lines.push(
     '',
     `${label('name')}${visible(fields.name)}`,

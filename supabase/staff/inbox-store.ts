@@ -21,8 +21,7 @@ export type ListedSubmission = {
   id: string
   created_at: Date
   status: Status
-  key_id: string | null
-  is_sealed: boolean
+  key_id: string
   overdue: boolean
   /** Measured by the database's clock, so a laptop's wrong clock cannot hide an overdue row. */
   age_seconds: number
@@ -39,7 +38,7 @@ export async function listSubmissions(
   limit: number,
 ): Promise<ListedSubmission[]> {
   const { rows } = await client.query<ListedSubmission>(
-    `select id::text as id, created_at, status, key_id, sealed is not null as is_sealed,
+    `select id::text as id, created_at, status, key_id,
             (${OVERDUE}) as overdue,
             extract(epoch from now() - created_at)::float8 as age_seconds
        from public.contact_submissions as c
@@ -88,8 +87,7 @@ export async function findSubmission(
   const { rows } = await client.query<StoredSubmission>(
     `select id::text as id, created_at, status, key_id, sealed, responded_at, completed_at,
             overdue_alerted_at, (${OVERDUE}) as overdue,
-            extract(epoch from now() - created_at)::float8 as age_seconds,
-            name, contact, project_type, budget, message, user_agent
+            extract(epoch from now() - created_at)::float8 as age_seconds
        from public.contact_submissions as c
       where left(id::text, $2) = $1
       order by created_at

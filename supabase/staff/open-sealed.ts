@@ -18,7 +18,7 @@ export class OpenSealedError extends Error {
 export async function openSealed(
   sealed: string,
   identities: Identities,
-  row: { id: string; key_id: string | null },
+  row: { id: string; key_id: string },
   identitySource: string,
 ): Promise<{ document: SealedDocument; warnings: string[] }> {
   const opened = await openSealedSubmission(sealed, identities.secrets)
@@ -44,7 +44,7 @@ const DOCUMENT_PROBLEMS: Record<DocumentProblem, string> = {
 
 async function problemMessage(
   { problem, detail }: { problem: OpenProblem; detail?: string },
-  row: { id: string; key_id: string | null },
+  row: { id: string; key_id: string },
   identities: Identities,
   source: string,
 ): Promise<string> {
@@ -61,7 +61,7 @@ async function problemMessage(
 }
 
 async function wrongIdentityMessage(
-  row: { id: string; key_id: string | null },
+  row: { id: string; key_id: string },
   identities: Identities,
   source: string,
 ): Promise<string> {
@@ -70,9 +70,9 @@ async function wrongIdentityMessage(
     .map((recipient, index) => `${recipient} (key_id ${keyIds[index]} alone)`)
     .join(', ')
   return [
-    `The identity in ${source} cannot open row ${row.id.slice(0, 8)}: it was sealed to key_id ${row.key_id ?? '(none recorded)'}.`,
+    `The identity in ${source} cannot open row ${row.id.slice(0, 8)}: it was sealed to key_id ${row.key_id}.`,
     `Tried: ${tried}.`,
     "Pass the identity of one of that set's recipients with --identity <file>. To see which recipients a key_id holds:",
-    `  select recipients, label, status from private.submission_keys where key_id = '${row.key_id ?? ''}';`,
+    `  select recipients, label, status from private.submission_keys where key_id = '${row.key_id}';`,
   ].join('\n')
 }

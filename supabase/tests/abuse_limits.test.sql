@@ -1,4 +1,4 @@
--- Abuse limits (issue 10): one row per request, 5 per 10 minutes per /24 or /64 network, a global
+-- Abuse limits: one row per request, 5 per 10 minutes per /24 or /64 network, a global
 -- cap with one staff alert an hour, 429 with Retry-After over a limit, and a replay that still
 -- answers 23505. Requests are simulated as PostgREST makes them: `set local role anon` and the
 -- request headers in `request.headers` (cf-connecting-ip as Supabase's gateway sets it).
@@ -12,7 +12,7 @@ select plan(55);
 \ir fixtures/sealed-row.psql
 
 create function pg_temp.insert_sql(id uuid default gen_random_uuid()) returns text language sql as $$
-  select format('insert into public.contact_submissions (id, sealed, key_id) values (%L, %L, %L)', id, pg_temp.armor(), pg_temp.key_id())
+  select format('insert into public.contact_submissions (id, sealed, key_id, mailbox_hash) values (%L, %L, %L, gen_random_bytes(32))', id, pg_temp.armor(), pg_temp.key_id())
 $$;
 
 -- Sends one insert from `address` (null: no cf-connecting-ip header) and reports the outcome as
@@ -164,14 +164,14 @@ select is(
 set local role anon;
 select is(
   pg_temp.send('198.51.100.1', sql => format(
-    'insert into public.contact_submissions (id, sealed, key_id) values (gen_random_uuid(), %1$L, %2$L), (gen_random_uuid(), %1$L, %2$L)',
+    'insert into public.contact_submissions (id, sealed, key_id, mailbox_hash) values (gen_random_uuid(), %1$L, %2$L, gen_random_bytes(32)), (gen_random_uuid(), %1$L, %2$L, gen_random_bytes(32))',
     pg_temp.armor(), pg_temp.key_id())),
   'PGRST {"code":"contact_one_row","message":"One submission per request: the contact form inserts a single row (limit: 1 row per insert).","details":null,"hint":null} {"status":400,"headers":{}}',
   'an array of two rows is refused: PGRST → HTTP 400 naming the limit'
 );
 select is(
   pg_temp.send('198.51.100.1', sql => format(
-    'insert into public.contact_submissions (id, sealed, key_id) select gen_random_uuid(), %L, %L from generate_series(1, 5000)',
+    'insert into public.contact_submissions (id, sealed, key_id, mailbox_hash) select gen_random_uuid(), %L, %L, gen_random_bytes(32) from generate_series(1, 5000)',
     pg_temp.armor(), pg_temp.key_id())),
   'PGRST {"code":"contact_one_row","message":"One submission per request: the contact form inserts a single row (limit: 1 row per insert).","details":null,"hint":null} {"status":400,"headers":{}}',
   'so is a 5,000-row statement'
@@ -216,8 +216,8 @@ set local role service_role;
 select lives_ok(pg_temp.insert_sql(), 'staff tooling (service_role) is not limited');
 reset role;
 select lives_ok(
-  $$ insert into public.contact_submissions (id, sealed, key_id)
-     select gen_random_uuid(), pg_temp.armor(), pg_temp.key_id() from generate_series(1, 3) $$,
+  $$ insert into public.contact_submissions (id, sealed, key_id, mailbox_hash)
+     select gen_random_uuid(), pg_temp.armor(), pg_temp.key_id(), gen_random_bytes(32) from generate_series(1, 3) $$,
   'nor are the owner''s multi-row inserts'
 );
 

@@ -1,4 +1,4 @@
--- Adding a device (issue 25) from every side: anon, a user not on the staff list, staff at aal1,
+-- Adding a device from every side: anon, a user not on the staff list, staff at aal1,
 -- the new device's account and a colleague at aal2; a key set sealed once, taken once and only by
 -- the account that opened the link; the 10-minute expiry, enforced by the policies and purged.
 -- Requests are simulated as PostgREST makes them (`set local role`, the token's claims in

@@ -1,4 +1,4 @@
--- Files in the conversation (issue 26): the conversation-files bucket and its policies on
+-- Files in the conversation: the conversation-files bucket and its policies on
 -- storage.objects, as Supabase Storage exercises them (see sealed_files.test.sql): an upload is
 -- checked by inserting the object row as the requester, then rolled back; reads and lists run as
 -- the requester with request.headers set (here the visitor's x-mailbox-token); deletes only
@@ -7,7 +7,7 @@
 -- more. Then the removal queue: with the inquiry, and orphans after a day.
 begin;
 
-select plan(65);
+select plan(64);
 
 \ir fixtures/sealed-row.psql
 
@@ -27,21 +27,20 @@ insert into auth.users (id, aud, role, email, is_anonymous) values
   ('b0000000-0000-4000-8000-00000000000b', 'authenticated', 'authenticated', 'bob@example.com', false);
 insert into private.staff_members (user_id) values ('a0000000-0000-4000-8000-00000000000a');
 
--- Inquiries: A (mailbox 1) and D (mailbox 3) open with a thread, B (mailbox 2) closed, C sealed
--- before conversations (no mailbox).
+-- Inquiries: A (mailbox 1) and D (mailbox 3) open, B (mailbox 2) closed.
 insert into public.contact_submissions (id, sealed, key_id, mailbox_hash) values
   ('aaaaaaaa-0000-4000-8000-00000000000a', pg_temp.armor(), pg_temp.key_id(), pg_temp.hash(1)),
   ('bbbbbbbb-0000-4000-8000-00000000000b', pg_temp.armor(), pg_temp.key_id(), pg_temp.hash(2)),
-  ('cccccccc-0000-4000-8000-00000000000c', pg_temp.armor(), pg_temp.key_id(), null),
   ('dddddddd-0000-4000-8000-00000000000d', pg_temp.armor(), pg_temp.key_id(), pg_temp.hash(3));
 update public.contact_submissions set created_at = now() - interval '1 minute';
 update public.contact_submissions set status = 'completed' where id = 'bbbbbbbb-0000-4000-8000-00000000000b';
 
--- An object name: inquiry A, B, C or D; message m (a number); object o (a number).
+-- An object name: inquiry A, B or D (any other letter: one that does not exist); message m (a
+-- number); object o (a number).
 create function pg_temp.obj(inquiry text, m integer, o integer) returns text language sql immutable as $$
   select format('%s/%s/%s',
     case inquiry when 'A' then 'aaaaaaaa-0000-4000-8000-00000000000a' when 'B' then 'bbbbbbbb-0000-4000-8000-00000000000b'
-                 when 'C' then 'cccccccc-0000-4000-8000-00000000000c' when 'D' then 'dddddddd-0000-4000-8000-00000000000d'
+                 when 'D' then 'dddddddd-0000-4000-8000-00000000000d'
                  else 'eeeeeeee-0000-4000-8000-00000000000e' end,
     'ffffffff-0000-4000-8000-' || lpad(m::text, 12, '0'),
     '00000000-0000-4000-8000-' || lpad(o::text, 12, '0'))
@@ -192,8 +191,6 @@ select is(pg_temp.may_upload(pg_temp.obj('A', 1, 2), 1000, 'anon'),
   '42501 new row violates row-level security policy for table "objects"', 'anon uploads nothing into the bucket');
 select is(pg_temp.may_upload(pg_temp.obj('B', 1, 2)),
   '42501 new row violates row-level security policy for table "objects"', 'nothing under a closed inquiry');
-select is(pg_temp.may_upload(pg_temp.obj('C', 1, 2)),
-  '42501 new row violates row-level security policy for table "objects"', 'nothing under an inquiry without a thread');
 select is(pg_temp.may_upload(pg_temp.obj('E', 1, 2)),
   '42501 new row violates row-level security policy for table "objects"', 'nothing under an inquiry that does not exist');
 select is(pg_temp.may_upload('aaaaaaaa-0000-4000-8000-00000000000a/00000000-0000-4000-8000-000000000002'),

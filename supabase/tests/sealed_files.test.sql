@@ -1,4 +1,4 @@
--- Sealed files (issue 26): the contact-attachments bucket and the policies on storage.objects, as
+-- Sealed files: the contact-attachments bucket and the policies on storage.objects, as
 -- Supabase Storage exercises them: an upload is first checked by inserting the object row as the
 -- requester's role (anon, with its claims and request headers) in a transaction that is rolled
 -- back, then stored by Storage's own insert; reads run as the requester; deletes only through
@@ -173,8 +173,8 @@ select is(pg_temp.may_upload('11111111-1111-4111-8111-111111111111/aaaaaaaa-0000
   'a file at the bound is accepted');
 
 -- Once the row exists, its folder is closed.
-insert into public.contact_submissions (id, sealed, key_id)
-values ('22222222-2222-4222-8222-222222222222', pg_temp.armor(), pg_temp.key_id());
+insert into public.contact_submissions (id, sealed, key_id, mailbox_hash)
+values ('22222222-2222-4222-8222-222222222222', pg_temp.armor(), pg_temp.key_id(), gen_random_bytes(32));
 select is(pg_temp.may_upload('22222222-2222-4222-8222-222222222222/aaaaaaaa-0000-4000-8000-000000000003'),
   '42501 new row violates row-level security policy for table "objects"',
   'no upload for a submission whose row is already stored');
@@ -246,8 +246,8 @@ reset role;
 select is(pg_temp.upload('88888888-8888-4888-8888-888888888888/aaaaaaaa-0000-4000-8000-00000000000' || n), 'ok',
   format('object %s of a submission that will be purged', n))
   from generate_series(1, 2) as n;
-insert into public.contact_submissions (id, sealed, key_id, created_at, status, completed_at)
-values ('88888888-8888-4888-8888-888888888888', pg_temp.armor(), pg_temp.key_id(), now() - interval '3 days', 'completed', now() - interval '2 days');
+insert into public.contact_submissions (id, sealed, key_id, mailbox_hash, created_at, status, completed_at)
+values ('88888888-8888-4888-8888-888888888888', pg_temp.armor(), pg_temp.key_id(), gen_random_bytes(32), now() - interval '3 days', 'completed', now() - interval '2 days');
 select is(private.purge_contact_submissions(), 1, 'the purge deletes the completed inquiry');
 select results_eq(
   $$ select name from public.pending_attachment_removals() where name like '88888888-%' order by name $$,

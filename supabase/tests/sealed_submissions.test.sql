@@ -1,10 +1,9 @@
--- Sealed submissions (issue 8): the table takes ciphertext only, and the database says so on its
--- own. Proved the way requests reach it: as anon (`set local role anon`, as PostgREST does), with
+-- Sealed submissions: the table takes ciphertext only, and the database says so on its own. Proved the way requests reach it: as anon (`set local role anon`, as PostgREST does), with
 -- a real age armor made by the browser's library (age-encryption 0.3.1) and synthetic ones built
 -- here byte by byte for the format and size edges.
 begin;
 
-select plan(56);
+select plan(49);
 
 -- A real sealed document: 1 KiB of padded JSON sealed by typage to the two recipients below (their
 -- identities were thrown away; nobody can read it, which is fine for a fixture).
@@ -29,7 +28,8 @@ create function pg_temp.age_file(payload integer) returns bytea language sql imm
 $$;
 create function pg_temp.insert_sql(id uuid default gen_random_uuid(), sealed text default pg_temp.real_armor(), key_id text default '97f7eb258a88e58f')
 returns text language sql as $$
-  select format('insert into public.contact_submissions (id, sealed, key_id) values (%L, %L, %L)', id, sealed, key_id)
+  select format('insert into public.contact_submissions (id, sealed, key_id, mailbox_hash) values (%L, %L, %L, %L)',
+                id, sealed, key_id, sha256(convert_to(gen_random_uuid()::text, 'UTF8')))
 $$;
 
 -- ---------------------------------------------------------------- structure and keys (as the owner)
@@ -37,15 +37,13 @@ $$;
 select has_column('public', 'contact_submissions', 'sealed', 'the table has a sealed column');
 select has_column('public', 'contact_submissions', 'key_id', 'the table has a key_id column');
 select fk_ok('public', 'contact_submissions', 'key_id', 'private', 'submission_keys', 'key_id', 'key_id references the registered recipient sets');
-select col_is_null('public', 'contact_submissions', 'name', 'the legacy plaintext columns are nullable');
-select col_hasnt_default('public', 'contact_submissions', 'user_agent', 'user_agent has no default any more (a sealed row holds no plaintext)');
 select results_eq(
   $$ select column_name::text collate "default", privilege_type::text collate "default"
      from information_schema.column_privileges
      where table_schema = 'public' and table_name = 'contact_submissions' and grantee = 'anon'
      order by column_name $$,
   $$ values ('id', 'INSERT'), ('key_id', 'INSERT'), ('mailbox_hash', 'INSERT'), ('sealed', 'INSERT') $$,
-  'anon may insert exactly (id, sealed, key_id) and, since the conversation, mailbox_hash'
+  'anon may insert exactly the sealed row: id, sealed, key_id and mailbox_hash'
 );
 select table_privs_are('public', 'contact_submissions', 'anon', array[]::text[], 'anon has no table-wide privilege');
 select table_privs_are('private', 'submission_keys', 'anon', array[]::text[], 'anon has no privilege on the keys table');
@@ -99,7 +97,7 @@ select ok(not private.is_age_armor(regexp_replace(pg_temp.real_armor(), '^(.{100
 set local role anon;
 select set_config('request.jwt.claims', '{"iss":"supabase-demo","role":"anon","exp":1983812996}', true);
 
-select lives_ok(pg_temp.insert_sql(id => '33333333-3333-4333-8333-333333333333'), 'anon can insert a sealed row (id, sealed, key_id)');
+select lives_ok(pg_temp.insert_sql(id => '33333333-3333-4333-8333-333333333333'), 'anon can insert a sealed row (id, sealed, key_id, mailbox_hash)');
 select throws_ok(
   pg_temp.insert_sql(id => '33333333-3333-4333-8333-333333333333'),
   '23505', 'duplicate key value violates unique constraint "contact_submissions_pkey"',
@@ -107,13 +105,8 @@ select throws_ok(
 );
 select throws_ok(
   $$ insert into public.contact_submissions (id, name, contact, message) values (gen_random_uuid(), 'Ada', 'ada@example.com', 'Hello') $$,
-  '42501', 'permission denied for table contact_submissions',
-  'anon cannot insert plaintext (42501)'
-);
-select throws_ok(
-  format($$ insert into public.contact_submissions (id, sealed, key_id, user_agent) values (gen_random_uuid(), %L, '97f7eb258a88e58f', 'Mozilla') $$, pg_temp.real_armor()),
-  '42501', 'permission denied for table contact_submissions',
-  'anon cannot add a plaintext column next to a sealed row'
+  '42703', null,
+  'plaintext has nowhere to go: the table has no plaintext column'
 );
 select throws_ok(
   $$ insert into public.contact_submissions (id, sealed, key_id, created_at) values (gen_random_uuid(), 'x', '97f7eb258a88e58f', now() - interval '1 year') $$,
@@ -155,12 +148,12 @@ select throws_ok(
 );
 select throws_ok(
   pg_temp.insert_sql(key_id => null),
-  '23514', 'new row for relation "contact_submissions" violates check constraint "contact_submissions_sealed_or_legacy_check"',
+  '23502', null,
   'a sealed row without key_id is refused'
 );
 select throws_ok(
   $$ insert into public.contact_submissions (id) values (gen_random_uuid()) $$,
-  '23514', 'new row for relation "contact_submissions" violates check constraint "contact_submissions_sealed_or_legacy_check"',
+  '23502', null,
   'an empty row is refused'
 );
 select throws_ok(
@@ -204,30 +197,10 @@ select is(private.register_submission_key(pg_temp.recipients()), '97f7eb258a88e5
 -- ---------------------------------------------------------------- staff (service_role)
 
 set local role service_role;
-select lives_ok(
-  $$ insert into public.contact_submissions (id, created_at, name, contact, message, user_agent)
-     values ('44444444-4444-4444-8444-444444444444', now() - interval '2 days', 'Legacy Ada', '@legacy', 'Stored before sealing.', 'Mozilla') $$,
-  'a legacy plaintext row (as stored before sealing) satisfies the table'
-);
 select results_eq(
-  $$ select name, contact, message, sealed is null from public.contact_submissions where id = '44444444-4444-4444-8444-444444444444' $$,
-  $$ values ('Legacy Ada'::text, '@legacy'::text, 'Stored before sealing.'::text, true) $$,
-  'staff read legacy rows'
-);
-select results_eq(
-  $$ select sealed, key_id, name, contact, message, user_agent from public.contact_submissions where id = '33333333-3333-4333-8333-333333333333' $$,
-  $$ values (pg_temp.real_armor(), '97f7eb258a88e58f'::text, null::text, null::text, null::text, null::text) $$,
-  'staff read the sealed row: ciphertext and key_id, no plaintext column'
-);
-select throws_ok(
-  format($$ insert into public.contact_submissions (sealed, key_id, name) values (%L, '97f7eb258a88e58f', 'Ada') $$, pg_temp.real_armor()),
-  '23514', null,
-  'a row cannot mix ciphertext and plaintext, whoever inserts it'
-);
-select throws_ok(
-  $$ insert into public.contact_submissions (name, contact, message) values ('Ada', '@ada', repeat('m', 5001)) $$,
-  '23514', 'new row for relation "contact_submissions" violates check constraint "contact_submissions_message_check"',
-  'the legacy columns keep their own checks'
+  $$ select sealed, key_id from public.contact_submissions where id = '33333333-3333-4333-8333-333333333333' $$,
+  $$ values (pg_temp.real_armor(), '97f7eb258a88e58f'::text) $$,
+  'staff read the sealed row: ciphertext and key_id'
 );
 select throws_ok(
   $$ delete from private.submission_keys where key_id = '97f7eb258a88e58f' $$,

@@ -1,4 +1,4 @@
--- What Supabase's Security Advisor (splinter, issue 23) checks, held here because the linter itself
+-- What Supabase's Security Advisor (splinter) checks, held here because the linter itself
 -- is not part of the project: each catalog query below lists what one lint would report on the
 -- API's exposed schemas (supabase/config.toml: public, graphql_public), and must list nothing.
 -- Then the anon insert policy's condition, proved as PostgREST runs a visitor's request (`set local
@@ -115,19 +115,19 @@ select ok(
 -- ---------------------------------------------------------------- the anon insert policy
 
 -- A later grant that lets a visitor name more columns (never made by the migrations).
-grant insert (status, created_at, overdue_alerted_at, name) on table public.contact_submissions to anon;
+grant insert (status, created_at, overdue_alerted_at, responded_by) on table public.contact_submissions to anon;
 
 set local role anon;
 select lives_ok(
   format(
-    'insert into public.contact_submissions (id, sealed, key_id) values (%L, %L, %L)',
+    'insert into public.contact_submissions (id, sealed, key_id, mailbox_hash) values (%L, %L, %L, gen_random_bytes(32))',
     gen_random_uuid(), pg_temp.armor(), pg_temp.key_id()
   ),
   'a visitor''s sealed row, as the form sends it, is let in'
 );
 select throws_ok(
   format(
-    'insert into public.contact_submissions (id, sealed, key_id, status) values (%L, %L, %L, %L)',
+    'insert into public.contact_submissions (id, sealed, key_id, mailbox_hash, status) values (%L, %L, %L, gen_random_bytes(32), %L)',
     gen_random_uuid(), pg_temp.armor(), pg_temp.key_id(), 'completed'
   ),
   '42501', 'new row violates row-level security policy for table "contact_submissions"',
@@ -135,7 +135,7 @@ select throws_ok(
 );
 select throws_ok(
   format(
-    'insert into public.contact_submissions (id, sealed, key_id, created_at) values (%L, %L, %L, %L)',
+    'insert into public.contact_submissions (id, sealed, key_id, mailbox_hash, created_at) values (%L, %L, %L, gen_random_bytes(32), %L)',
     gen_random_uuid(), pg_temp.armor(), pg_temp.key_id(), now() - interval '100 days'
   ),
   '42501', 'new row violates row-level security policy for table "contact_submissions"',
@@ -143,7 +143,7 @@ select throws_ok(
 );
 select throws_ok(
   format(
-    'insert into public.contact_submissions (id, sealed, key_id, overdue_alerted_at) values (%L, %L, %L, %L)',
+    'insert into public.contact_submissions (id, sealed, key_id, mailbox_hash, overdue_alerted_at) values (%L, %L, %L, gen_random_bytes(32), %L)',
     gen_random_uuid(), pg_temp.armor(), pg_temp.key_id(), now()
   ),
   '42501', 'new row violates row-level security policy for table "contact_submissions"',
@@ -151,11 +151,11 @@ select throws_ok(
 );
 select throws_ok(
   format(
-    'insert into public.contact_submissions (id, sealed, key_id, name) values (%L, %L, %L, %L)',
-    gen_random_uuid(), pg_temp.armor(), pg_temp.key_id(), 'Ada'
+    'insert into public.contact_submissions (id, sealed, key_id, mailbox_hash, responded_by) values (%L, %L, %L, gen_random_bytes(32), %L)',
+    gen_random_uuid(), pg_temp.armor(), pg_temp.key_id(), 'ada@example.com'
   ),
   '42501', 'new row violates row-level security policy for table "contact_submissions"',
-  'nor store plaintext beside the ciphertext'
+  'nor say who answered it'
 );
 reset role;
 

@@ -1,4 +1,4 @@
--- Staff who sign in with Supabase Auth (issue 17): only a signed-in, non-anonymous user on the
+-- Staff who sign in with Supabase Auth: only a signed-in, non-anonymous user on the
 -- staff list, with a second factor (aal2), reads sealed rows and changes their status; removal
 -- takes effect on the next request. Each request is simulated as PostgREST makes it: `set local
 -- role` and the token's claims in request.jwt.claims.
@@ -19,9 +19,9 @@ insert into private.staff_members (user_id) values
   ('c0000000-0000-4000-8000-00000000000c');
 
 -- One fresh row and one overdue row (created 25 hours ago), inserted by the owner.
-insert into public.contact_submissions (id, sealed, key_id, created_at) values
-  ('dddddddd-0000-4000-8000-000000000001', pg_temp.armor(), pg_temp.key_id(), now()),
-  ('dddddddd-0000-4000-8000-000000000002', pg_temp.armor(), pg_temp.key_id(), now() - interval '25 hours');
+insert into public.contact_submissions (id, sealed, key_id, mailbox_hash, created_at) values
+  ('dddddddd-0000-4000-8000-000000000001', pg_temp.armor(), pg_temp.key_id(), gen_random_bytes(32), now()),
+  ('dddddddd-0000-4000-8000-000000000002', pg_temp.armor(), pg_temp.key_id(), gen_random_bytes(32), now() - interval '25 hours');
 
 -- pgTAP lives in schema extensions; the API roles need it only to run these assertions.
 grant usage on schema extensions to anon, authenticated;
@@ -132,7 +132,7 @@ select is(
   (select sealed from public.contact_submissions where id = 'dddddddd-0000-4000-8000-000000000001'),
   pg_temp.armor(), 'and read its sealed document'
 );
-select throws_ok('select name from public.contact_submissions', '42501', null, 'but no legacy plaintext column');
+select throws_ok('select mailbox_hash from public.contact_submissions', '42501', null, 'but not the visitor''s mailbox hash');
 select throws_ok('select overdue_alerted_at from public.contact_submissions', '42501', null, 'nor the alert bookkeeping');
 select results_eq(
   $$ select id from public.inbox_overdue_submissions $$,
@@ -158,7 +158,7 @@ select throws_ok(
   '42501', null, 'nor delete a row: the purge is the database''s job'
 );
 select throws_ok(
-  format('insert into public.contact_submissions (id, sealed, key_id) values (gen_random_uuid(), %L, %L)', pg_temp.armor(), pg_temp.key_id()),
+  format('insert into public.contact_submissions (id, sealed, key_id, mailbox_hash) values (gen_random_uuid(), %L, %L, gen_random_bytes(32))', pg_temp.armor(), pg_temp.key_id()),
   '42501', null, 'nor insert one'
 );
 select throws_ok(
@@ -177,7 +177,7 @@ insert into private.staff_members (user_id) values ('a0000000-0000-4000-8000-000
 
 -- ---------------------------------------------------------------- signed out elsewhere, still holding an aal2 token
 
--- "Sign out everywhere" deletes the session's row in auth.sessions (issue 25); the access token
+-- "Sign out everywhere" deletes the session's row in auth.sessions; the access token
 -- stays a valid JWT until it expires, and the gate refuses it on its next request.
 select pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a', 'aal2');
 select is(public.inbox_access(), true, 'a token whose session is live reads');

@@ -1,4 +1,4 @@
--- The staff side (issue 9): status times stamped by trigger, the purge, the 24-hour watch views,
+-- The staff side: status times stamped by trigger, the purge, the 24-hour watch views,
 -- content-free alerts, the contact_staff role, and the pg_cron jobs where pg_cron is loaded
 -- (tests/db/run-pgcron-check.sh runs this file again on a cluster that preloads it).
 begin;
@@ -14,8 +14,8 @@ create function pg_temp.add(
   responded_at timestamptz default null, completed_at timestamptz default null,
   overdue_alerted_at timestamptz default null
 ) returns void language sql as $$
-  insert into public.contact_submissions (id, sealed, key_id, status, created_at, responded_at, completed_at, overdue_alerted_at)
-  values (id, pg_temp.armor(), pg_temp.key_id(), status, created_at, responded_at, completed_at, overdue_alerted_at)
+  insert into public.contact_submissions (id, sealed, key_id, mailbox_hash, status, created_at, responded_at, completed_at, overdue_alerted_at)
+  values (id, pg_temp.armor(), pg_temp.key_id(), gen_random_bytes(32), status, created_at, responded_at, completed_at, overdue_alerted_at)
 $$;
 
 -- pgTAP lives in schema extensions; staff need it only to run these assertions as themselves.
@@ -64,27 +64,27 @@ select ok(not has_function_privilege('anon', 'private.alert_overdue_submissions(
 
 set local role anon;
 select lives_ok(
-  format('insert into public.contact_submissions (id, sealed, key_id) values (%L, %L, %L)',
+  format('insert into public.contact_submissions (id, sealed, key_id, mailbox_hash) values (%L, %L, %L, gen_random_bytes(32))',
          'aaaaaaa1-0000-4000-8000-000000000001', pg_temp.armor(), pg_temp.key_id()),
   'anon inserts a sealed row'
 );
 select throws_ok(
-  format($$ insert into public.contact_submissions (id, sealed, key_id, status) values (gen_random_uuid(), %L, %L, 'completed') $$, pg_temp.armor(), pg_temp.key_id()),
+  format($$ insert into public.contact_submissions (id, sealed, key_id, mailbox_hash, status) values (gen_random_uuid(), %L, %L, gen_random_bytes(32), 'completed') $$, pg_temp.armor(), pg_temp.key_id()),
   '42501', 'permission denied for table contact_submissions',
   'anon cannot set status'
 );
 select throws_ok(
-  format($$ insert into public.contact_submissions (id, sealed, key_id, responded_at) values (gen_random_uuid(), %L, %L, now()) $$, pg_temp.armor(), pg_temp.key_id()),
+  format($$ insert into public.contact_submissions (id, sealed, key_id, mailbox_hash, responded_at) values (gen_random_uuid(), %L, %L, gen_random_bytes(32), now()) $$, pg_temp.armor(), pg_temp.key_id()),
   '42501', 'permission denied for table contact_submissions',
   'anon cannot set responded_at'
 );
 select throws_ok(
-  format($$ insert into public.contact_submissions (id, sealed, key_id, completed_at) values (gen_random_uuid(), %L, %L, now()) $$, pg_temp.armor(), pg_temp.key_id()),
+  format($$ insert into public.contact_submissions (id, sealed, key_id, mailbox_hash, completed_at) values (gen_random_uuid(), %L, %L, gen_random_bytes(32), now()) $$, pg_temp.armor(), pg_temp.key_id()),
   '42501', 'permission denied for table contact_submissions',
   'anon cannot set completed_at'
 );
 select throws_ok(
-  format($$ insert into public.contact_submissions (id, sealed, key_id, overdue_alerted_at) values (gen_random_uuid(), %L, %L, now()) $$, pg_temp.armor(), pg_temp.key_id()),
+  format($$ insert into public.contact_submissions (id, sealed, key_id, mailbox_hash, overdue_alerted_at) values (gen_random_uuid(), %L, %L, gen_random_bytes(32), now()) $$, pg_temp.armor(), pg_temp.key_id()),
   '42501', 'permission denied for table contact_submissions',
   'anon cannot set overdue_alerted_at'
 );
@@ -148,7 +148,7 @@ select throws_ok(
   'an unknown status is refused'
 );
 select throws_ok(
-  $$ insert into public.contact_submissions (id, sealed, key_id) values (gen_random_uuid(), 'x', 'x') $$,
+  $$ insert into public.contact_submissions (id, sealed, key_id, mailbox_hash) values (gen_random_uuid(), 'x', 'x', gen_random_bytes(32)) $$,
   '42501', 'permission denied for table contact_submissions',
   'staff cannot insert'
 );
@@ -223,7 +223,7 @@ select lives_ok(
 delete from private.test_alerts;
 set local role anon;
 select lives_ok(
-  format('insert into public.contact_submissions (id, sealed, key_id) values (%L, %L, %L)',
+  format('insert into public.contact_submissions (id, sealed, key_id, mailbox_hash) values (%L, %L, %L, gen_random_bytes(32))',
          'b0b0b0b0-1111-4111-8111-111111111111', pg_temp.armor(), pg_temp.key_id()),
   'anon inserts a row'
 );

@@ -81,8 +81,8 @@ async function seedInquiries(
     )
     const row = await sealSubmission(document, [recipient])
     await query(
-      `insert into public.contact_submissions (id, key_id, sealed, created_at)
-       values ($1, $2, $3, now() - make_interval(hours => $4))`,
+      `insert into public.contact_submissions (id, key_id, sealed, mailbox_hash, created_at)
+       values ($1, $2, $3, sha256(($1::uuid)::text::bytea), now() - make_interval(hours => $4))`,
       [row.id, row.key_id, row.sealed, index],
     )
   }

@@ -65,7 +65,8 @@ export async function insertRowSealedToAnotherKey(): Promise<{ id: string; keyId
     const keyId = registered.rows[0]?.key_id ?? ''
     const id = randomUUID()
     await client.query(
-      'insert into public.contact_submissions (id, key_id, sealed) values ($1, $2, $3)',
+      `insert into public.contact_submissions (id, key_id, sealed, mailbox_hash)
+       values ($1, $2, $3, sha256(($1::uuid)::text::bytea))`,
       [id, keyId, sealed],
     )
     return { id, keyId }

@@ -25,7 +25,7 @@ export type ReadOutcome =
 export type RpcAnswer = InsertAnswer & { data: unknown }
 
 /**
- * How long a limit lasts at most, by its code (supabase/migrations/20261125130000_conversation.sql,
+ * How long a limit lasts at most, by its code (supabase/migrations/…_conversation.sql,
  * private.thread_limits: 10 guesses per 10 minutes per network, 60 reads and 10 messages an hour
  * per mailbox). supabase-js does not hand over the Retry-After header, so the page names the time
  * by which the window has surely passed.

@@ -2,7 +2,7 @@
  * Files in the conversation: where a reply's sealed files are stored and how their objects are
  * named, and the header that lets a visitor read them. The inbox that seals and uploads them, the
  * site that opens them on /replies, the backend's tests and the migration
- * (supabase/migrations/20261127100000_reply_files.sql) say the same; README.md beside this file
+ * (supabase/migrations/…_files.sql) say the same; README.md beside this file
  * tells the whole. A file's limits, content type and upload path are the form's
  * (../submission/attachments.ts).
  */

@@ -20,8 +20,8 @@ const NOW = Date.parse('2026-11-24T12:00:00Z')
 function row(id: string, hoursAgo: number, status: InquiryRow['status'] = 'new'): InquiryRow {
   return {
     id,
-    key_id: null,
-    sealed: null,
+    key_id: '0000000000000000',
+    sealed: 'sealed',
     status,
     created_at: new Date(NOW - hoursAgo * HOUR).toISOString(),
     responded_at: null,

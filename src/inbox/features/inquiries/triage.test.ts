@@ -14,7 +14,7 @@ function inquiry(
 ): Inquiry {
   return {
     id,
-    key_id: null,
+    key_id: '0000000000000000',
     sealed: 'sealed',
     status: 'new',
     created_at: new Date(NOW - hoursAgo * HOUR).toISOString(),

@@ -1,4 +1,4 @@
--- Adding a device without pasting a key (issue 25): a new device, signed in at aal2 and without
+-- Adding a staff device without pasting a key: a new device, signed in at aal2 and without
 -- the agency's key, makes a one-time age X25519 key in the browser and leaves its public half
 -- here; an unlocked device finds it by the linking code typed from the new device's screen, seals
 -- the key set to it, and the new device fetches that once. One row per link, and the database only

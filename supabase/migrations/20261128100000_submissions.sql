@@ -1,16 +1,20 @@
--- Sealed submissions (issue 8): the table holds ciphertext only, enforced by the database.
+-- The Secure Contact form's inquiries: sealed in the visitor's browser, stored as ciphertext only.
 --
 -- The browser seals the whole submission (one JSON document, padded to a multiple of 1 KiB) with
--- age to every recipient staff configured, and inserts `{ id, key_id, sealed }` and nothing else.
--- From here on the database refuses anything else from the internet, on its own:
---   * anon's INSERT grant becomes exactly (id, sealed, key_id): a plaintext column from anon is
---     refused by the privilege system (42501, HTTP 401) before any row is built;
+-- age to every recipient staff configured, and inserts `{ id, key_id, sealed, mailbox_hash }` with
+-- the public anon key (supabase-js `.insert(row)`, no `.select()`), so the database is the only
+-- gate between the internet and this table. It holds on its own:
+--   * grants are explicit and column-level. Supabase projects created before 2026-05-30 grant
+--     everything on new public tables to anon/authenticated by default, newer ones grant nothing;
+--     revoking first and granting exactly what is needed behaves the same under both. Any other
+--     column from anon is refused by the privilege system (42501, HTTP 401) before a row is built;
 --   * `sealed` must be a well-formed age ASCII armor of bounded size (checks, 23514, HTTP 400), so
 --     plain text or random base64 dressed as a column value is refused;
---   * `key_id` must name a recipient set staff registered and have not retired (23503, HTTP 409).
--- Rows stored before this migration keep their plaintext columns (now nullable) and stay readable
--- by staff until the purge removes them; a check keeps every row either wholly sealed or wholly
--- legacy, never a mix.
+--   * `key_id` must name a recipient set staff registered and have not retired (23503, HTTP 409);
+--   * row level security is on, with an INSERT policy for anon and no SELECT policy for it, so a
+--     visitor can add a row but never read, change or delete one (not even their own).
+-- The staff side (status, purge, alerts, sign-in), the abuse limits, the conversation and the
+-- files come in the migrations after this one.
 --
 -- Runs on a hosted Supabase project, on plain PostgreSQL 15 (pgTAP) and on PGlite (the local
 -- backend): it creates no roles, needs no extension (sha256() and decode() are core) and touches
@@ -96,8 +100,8 @@ create table private.submission_keys (
   constraint submission_keys_label_check check (char_length(label) <= 200)
 );
 
--- No policy: only the owner and service_role (BYPASSRLS) see keys; staff get a read policy with
--- their role (issue 9 migration). The API roles have no grant either, so anon gets 42501.
+-- No policy: only the owner and service_role (BYPASSRLS) see keys. The API roles have no grant
+-- either, so anon gets 42501.
 alter table private.submission_keys enable row level security;
 revoke all on table private.submission_keys from public, anon, authenticated;
 grant all on table private.submission_keys to service_role;
@@ -167,11 +171,12 @@ grant execute on function private.retire_submission_key(text) to service_role;
 -- costliest characters for JSON, i.e. control characters that JSON.stringify writes as 6-byte
 -- "\u0001" escapes: message 5,000 + name 120 + contact 200 + user agent 512 units, 35,199 bytes
 -- with the other fields, padded to 35,840 (35 KiB); sealed to 10 X25519 recipients (the most
--- private.are_age_recipients admits) that is 36,922 bytes, 50,070 armored characters
--- (2 recipients: 49,005). The everyday heavy case, a 5,000-character brief of 4-byte characters
--- with every other field full of them (23,552 bytes padded), armors to 32,365 characters for two
--- recipients. The bound is therefore 51,200 characters (50 KiB): nothing the form sends is
--- refused, and a row costs at most that much.
+-- private.are_age_recipients admits) that is 36,922 bytes, 50,070 armored characters, and the
+-- visitor's own recipient adds one stanza (about 130 characters). The everyday heavy case, a
+-- 5,000-character brief of 4-byte characters with every other field full of them (23,552 bytes
+-- padded), armors to 32,365 characters for two recipients. The bound is therefore 51,200
+-- characters (50 KiB): nothing the form sends is refused, and a row costs at most that much
+-- (supabase/migrations.test.ts seals the largest document and holds it under the bound).
 --
 -- The armor (age-encryption.org/v1, "ASCII armor"): the BEGIN line, canonical base64 in lines of
 -- 64 columns (the last 1 to 64), the END line, an optional final newline. The decoded binary must
@@ -216,37 +221,63 @@ comment on function private.is_age_armor(text) is
 
 -- ---------------------------------------------------------------- the table
 
-alter table public.contact_submissions
-  add column sealed text,
-  add column key_id text,
-  -- Legacy plaintext columns: kept for rows stored before sealing, empty in every new row.
-  alter column name drop not null,
-  alter column contact drop not null,
-  alter column message drop not null,
-  alter column user_agent drop not null,
-  alter column user_agent drop default;
+create table public.contact_submissions (
+  -- Made in the browser (crypto.randomUUID) so a retried insert from the offline outbox can never
+  -- create a second row: the duplicate fails with 23505 (HTTP 409), which the client treats as
+  -- "already received".
+  id uuid not null default gen_random_uuid(),
+  -- When the row reached the database (not when the visitor pressed Send, if it was queued).
+  created_at timestamptz not null default now(),
+  -- The recipient set that sealed the row: tells staff which identity decrypts it.
+  key_id text not null,
+  -- The whole submission encrypted with age to the set key_id, ASCII armored.
+  sealed text not null,
+  -- SHA-256 of the visitor's 32-byte mailbox token, derived in the browser from their receipt: how
+  -- the visitor's thread functions find the inquiry. The database never sees the token itself.
+  mailbox_hash bytea not null,
+  -- The staff workflow (the staff migration stamps the times by trigger): new → responded/engaged
+  -- → completed/declined.
+  status text not null default 'new',
+  -- When staff first moved the row out of `new` (any answer, a refusal included). Never changes after.
+  responded_at timestamptz,
+  -- When the row was last closed (completed or declined); the purge counts 24 hours from it.
+  -- Cleared if a closed row is reopened, so a returning client's row is not purged under them.
+  completed_at timestamptz,
+  -- When the overdue alert went out, so each row alerts once.
+  overdue_alerted_at timestamptz,
+  -- The staff account's email that last answered (a sealed reply, or a move to responded or
+  -- engaged from the inbox). Stamped by the database from the token, never sent by a client.
+  responded_by text,
+  -- Set when a visitor's message arrives and nobody has answered it yet; cleared by a staff reply
+  -- or a status change. The inbox lists these first, as unanswered.
+  awaiting_reply_since timestamptz,
 
-alter table public.contact_submissions
+  constraint contact_submissions_pkey primary key (id),
   -- Checks run in name order: the size check ("bounds") before the costlier format check.
-  add constraint contact_submissions_sealed_bounds_check check (octet_length(sealed) <= 51200),
-  add constraint contact_submissions_sealed_format_check check (private.is_age_armor(sealed)),
-  -- Every row is wholly sealed (ciphertext and key_id, no plaintext column at all) or wholly
-  -- legacy (the plaintext the old form required, no ciphertext). The legacy columns' own checks
-  -- from the first migration still hold for legacy rows (null passes a check).
-  add constraint contact_submissions_sealed_or_legacy_check check (
-    (
-      sealed is not null and key_id is not null
-      and name is null and contact is null and project_type is null and budget is null
-      and message is null and user_agent is null
-    ) or (
-      sealed is null and key_id is null
-      and name is not null and contact is not null and message is not null
-    )
-  ),
+  constraint contact_submissions_sealed_bounds_check check (octet_length(sealed) <= 51200),
+  constraint contact_submissions_sealed_format_check check (private.is_age_armor(sealed)),
   -- Existence of the set; RESTRICT keeps a key that rows still need from being deleted.
-  add constraint contact_submissions_key_id_fkey foreign key (key_id)
-    references private.submission_keys (key_id) on update restrict on delete restrict;
+  constraint contact_submissions_key_id_fkey foreign key (key_id)
+    references private.submission_keys (key_id) on update restrict on delete restrict,
+  constraint contact_submissions_mailbox_hash_check check (octet_length(mailbox_hash) = 32),
+  -- One inquiry per mailbox. A replayed row still answers contact_submissions_pkey (23505, 409):
+  -- the primary key's index is checked before this one.
+  constraint contact_submissions_mailbox_hash_key unique (mailbox_hash),
+  constraint contact_submissions_status_check check (
+    status in ('new', 'responded', 'engaged', 'completed', 'declined')
+  ),
+  -- What the status trigger maintains, stated so that no write path (service_role included) can
+  -- leave a row whose times contradict its status.
+  constraint contact_submissions_status_times_check check (
+    (status = 'new') = (responded_at is null)
+    and (status in ('completed', 'declined')) = (completed_at is not null)
+  ),
+  constraint contact_submissions_responded_by_check check (char_length(responded_by) <= 320)
+);
 
+-- Staff read submissions newest first; the purge and the overdue watch scan by status and age.
+create index contact_submissions_created_at_idx on public.contact_submissions (created_at desc);
+create index contact_submissions_status_created_at_idx on public.contact_submissions (status, created_at);
 create index contact_submissions_key_id_idx on public.contact_submissions (key_id);
 
 -- The FK proves the set exists; this proves it is still active. It runs as the owner (anon cannot
@@ -261,10 +292,9 @@ create function private.contact_submissions_require_active_key()
   set search_path = ''
 as $$
 begin
-  if new.key_id is null then
-    return new;
-  end if;
-  if exists (select from public.contact_submissions where id = new.id) then
+  -- No key at all is the not-null constraint's to answer (23502, 400), and a stored id the
+  -- primary key's.
+  if new.key_id is null or exists (select from public.contact_submissions where id = new.id) then
     return new;
   end if;
   if not exists (
@@ -286,28 +316,72 @@ create trigger contact_submissions_require_active_key
   before insert on public.contact_submissions
   for each row execute function private.contact_submissions_require_active_key();
 
--- ---------------------------------------------------------------- anon's grant
+-- ---------------------------------------------------------------- grants and the anon policy
 
--- Revoking the table-level privilege also revokes every column privilege, including the old
--- plaintext column grant; then anon gets exactly the three columns of the sealed row.
-revoke all on table public.contact_submissions from anon;
-grant insert (id, sealed, key_id) on table public.contact_submissions to anon;
+alter table public.contact_submissions enable row level security;
+
+-- Postgres has no negative grants: a column-level grant only narrows anything if no table-level
+-- grant remains, so everything is revoked first (including what default privileges gave).
+revoke all on table public.contact_submissions from public, anon, authenticated;
+
+-- Anon may insert exactly the sealed row; created_at always comes from the default. No SELECT:
+-- the insert works because supabase-js sends no `return=representation` (PostgREST's `RETURNING
+-- 1` reads no column), and an upsert, which would need SELECT, is refused on purpose. mailbox_hash
+-- travels over REST as `\x` and 64 hex characters.
+grant insert (id, sealed, key_id, mailbox_hash) on table public.contact_submissions to anon;
+
+-- Staff tooling and the dashboard use service_role (BYPASSRLS); it needs no policy.
+grant all on table public.contact_submissions to service_role;
+
+-- The grant above lets anon reach the table; this policy states what a visitor's row is: a new
+-- inquiry nobody has handled, stamped with its arrival. Today the column grant already makes every
+-- anon row so; the policy is a second, independent line: if a later grant lets anon name another
+-- column, a visitor still cannot file a row as answered or closed (the purge deletes closed rows a
+-- day after closing), backdate it (a backdated row is purged or alerted as overdue at once), mark
+-- it alerted (the overdue alert would never come) or say who answered.
+--
+-- What makes a sealed row valid stays with the constraints and the triggers: a well-formed armor
+-- (400, contact_submissions_sealed_*), a key_id that is registered and active (409), one row per
+-- request and the abuse limits (400/429). PostgreSQL checks the policy before the check
+-- constraints, and a policy refusal is a nameless 42501, so repeating those rules here would
+-- replace the named answers the form and the outbox act on.
+create policy contact_submissions_anon_insert
+  on public.contact_submissions
+  as permissive
+  for insert
+  to anon
+  with check (
+    status = 'new'
+    and responded_at is null
+    and completed_at is null
+    and overdue_alerted_at is null
+    and responded_by is null
+    and awaiting_reply_since is null
+    -- The column default and this check read the same transaction timestamp.
+    and created_at = now()
+  );
 
 comment on table public.contact_submissions is
-  'Secure Contact form submissions, sealed in the visitor''s browser with age (anon: insert id, sealed, key_id only; no read). Rows from before sealing keep their plaintext columns until purged. Read and handled by staff.';
+  'Secure Contact inquiries, sealed in the visitor''s browser with age (anon: insert id, sealed, key_id, mailbox_hash only; no read). Read and handled by staff.';
+comment on column public.contact_submissions.id is
+  'Generated in the visitor''s browser; a repeated insert with the same id is refused (409), which makes offline retries safe.';
+comment on column public.contact_submissions.created_at is
+  'When the row reached the database (not when the visitor pressed Send, if the form was queued offline).';
 comment on column public.contact_submissions.sealed is
   'The whole submission (JSON, padded to a multiple of 1 KiB) encrypted with age to the recipient set key_id, ASCII armored. Decrypt with `age -d -i identity.txt`.';
 comment on column public.contact_submissions.key_id is
   'The recipient set that sealed this row (private.submission_keys): tells staff which identity decrypts it.';
-comment on column public.contact_submissions.name is
-  'Legacy rows only (before sealing): name or preferred alias, as typed. Null in sealed rows.';
-comment on column public.contact_submissions.contact is
-  'Legacy rows only (before sealing): primary contact, as typed. Null in sealed rows.';
-comment on column public.contact_submissions.project_type is
-  'Legacy rows only (before sealing): project type chosen in the form. Null in sealed rows.';
-comment on column public.contact_submissions.budget is
-  'Legacy rows only (before sealing): budget range chosen in the form. Null in sealed rows.';
-comment on column public.contact_submissions.message is
-  'Legacy rows only (before sealing): project brief. Null in sealed rows.';
-comment on column public.contact_submissions.user_agent is
-  'Legacy rows only (before sealing): browser identification string. Null in sealed rows (it is inside the sealed document).';
+comment on column public.contact_submissions.mailbox_hash is
+  'SHA-256 of the visitor''s mailbox token (derived in the browser from their receipt): how public.read_thread finds the thread.';
+comment on column public.contact_submissions.status is
+  'new, responded, engaged, completed or declined. Staff change it (the inbox, table editor or npm run inbox); the times follow by trigger.';
+comment on column public.contact_submissions.responded_at is
+  'Set by trigger when the status first leaves new.';
+comment on column public.contact_submissions.completed_at is
+  'Set by trigger when the row is closed (completed or declined); the purge deletes it 24 hours later.';
+comment on column public.contact_submissions.overdue_alerted_at is
+  'When the overdue alert (still new after 20 hours) was sent; set once by private.alert_overdue_submissions.';
+comment on column public.contact_submissions.responded_by is
+  'Email of the staff account that last answered (sealed reply, or status moved to responded/engaged from the inbox). Stamped by the database.';
+comment on column public.contact_submissions.awaiting_reply_since is
+  'When a visitor''s message arrived that nobody has answered yet; cleared by a staff reply or a status change.';

@@ -1,11 +1,9 @@
--- The sealed conversation (issue 24): after the first message, a thread both sides read, every
--- message sealed in a browser. The database stores ciphertext, who wrote (visitor or which staff
--- account) and when, and a hash of the visitor's mailbox token; it never holds a key that opens a
--- message. The site (/replies) and the staff inbox build on the shapes below.
+-- The sealed conversation: after the first message, a thread both sides read, every message sealed
+-- in a browser. The database stores ciphertext, who wrote (visitor or which staff account) and
+-- when, and a hash of the visitor's mailbox token (contact_submissions.mailbox_hash); it never
+-- holds a key that opens a message. The site (/replies) and the staff inbox build on the shapes
+-- below.
 --
---   * contact_submissions gains mailbox_hash (SHA-256 of the token the visitor's receipt derives;
---     anon may insert it with the row), responded_by (the staff account that last answered) and
---     awaiting_reply_since (a visitor's message nobody has answered yet).
 --   * contact_messages holds the thread after the first message. Staff at aal2 read it and add
 --     replies; the database stamps direction, author and time. Nobody updates or deletes a message;
 --     it is purged with its inquiry (ON DELETE CASCADE).
@@ -23,56 +21,9 @@
 -- limit that is already reached raises (429), and it has nothing left to count.
 --
 -- Runs on a hosted Supabase project, on plain PostgreSQL 15 (pgTAP) and on PGlite (the local
--- backend): core functions only (sha256, decode), pgcrypto's hmac through the existing buckets.
+-- backend): core functions only (sha256, decode), pgcrypto's hmac through the network buckets.
 
--- ---------------------------------------------------------------- the inquiry's new columns
-
-alter table public.contact_submissions
-  -- SHA-256 of the visitor's 32-byte mailbox token. Null for rows sealed before conversations
-  -- (and for rows still queued in an old outbox): they have no thread.
-  add column mailbox_hash bytea,
-  -- The staff account's email that last answered (a sealed reply, or a move to responded or
-  -- engaged from the inbox). Stamped by the database from the token, never sent by a client.
-  add column responded_by text,
-  -- Set when a visitor's message arrives and nobody has answered it yet; cleared by a staff reply
-  -- or a status change. The inbox lists these first, as unanswered.
-  add column awaiting_reply_since timestamptz,
-  -- 32 bytes, and only on a sealed row (a legacy plaintext row has no thread).
-  add constraint contact_submissions_mailbox_hash_check check (
-    mailbox_hash is null or (octet_length(mailbox_hash) = 32 and sealed is not null)
-  ),
-  -- One inquiry per mailbox. A replayed row still answers contact_submissions_pkey (23505, 409):
-  -- the primary key's index is checked before this one.
-  add constraint contact_submissions_mailbox_hash_key unique (mailbox_hash),
-  add constraint contact_submissions_responded_by_check check (char_length(responded_by) <= 320);
-
-comment on column public.contact_submissions.mailbox_hash is
-  'SHA-256 of the visitor''s mailbox token (derived in the browser from their receipt): how public.read_thread finds the thread. Null for inquiries without a thread.';
-comment on column public.contact_submissions.responded_by is
-  'Email of the staff account that last answered (sealed reply, or status moved to responded/engaged from the inbox). Stamped by the database.';
-comment on column public.contact_submissions.awaiting_reply_since is
-  'When a visitor''s message arrived that nobody has answered yet; cleared by a staff reply or a status change.';
-
--- Anon inserts the sealed row with its mailbox hash (`\x` + 64 hex characters over REST).
-grant insert (mailbox_hash) on table public.contact_submissions to anon;
-
--- Staff past the gate read who answered and what waits; the hash stays out (they never need it).
-grant select (responded_by, awaiting_reply_since) on table public.contact_submissions to authenticated;
-
--- The anon insert policy (Security Advisor migration) states what a visitor's row is; a new row
--- has nobody's answer and nothing awaiting. mailbox_hash is the visitor's to give.
-alter policy contact_submissions_anon_insert
-  on public.contact_submissions
-  with check (
-    status = 'new'
-    and responded_at is null
-    and completed_at is null
-    and overdue_alerted_at is null
-    and responded_by is null
-    and awaiting_reply_since is null
-    and created_at = now()
-    and num_nulls(name, contact, project_type, budget, message, user_agent) = 6
-  );
+-- ---------------------------------------------------------------- who answered
 
 -- A move to responded or engaged by a signed-in staff member (the inbox's status buttons, e.g.
 -- after answering on Telegram) records who, so two people do not answer the same client
@@ -250,29 +201,6 @@ create trigger contact_messages_apply
   after insert on public.contact_messages
   for each row execute function private.contact_messages_apply();
 
--- ---------------------------------------------------------------- the alert
-
--- The staff workflow's payload builder, with one more event: contact.message, a visitor wrote in
--- an inquiry's thread. Same rule: an event name and the inquiry's reference, nothing else.
-create or replace function private.staff_alert_payload(event text, submission_id uuid default null)
-  returns text
-  language plpgsql
-  immutable
-  parallel safe
-  set search_path = ''
-as $$
-begin
-  if event is null or event not in ('contact.new', 'contact.overdue', 'contact.limit', 'contact.message') then
-    raise exception using errcode = 'invalid_parameter_value', message = 'unknown staff alert event';
-  end if;
-  return format(
-    '{"event":%s,"ref":%s}',
-    to_json(event)::text,
-    coalesce(to_json(left(submission_id::text, 8))::text, 'null')
-  );
-end
-$$;
-
 -- ---------------------------------------------------------------- the limits
 
 -- One row (the primary key can only be true). Change it as the project owner, e.g.
@@ -374,55 +302,6 @@ $$;
 
 revoke all on function private.current_thread_limits() from public;
 
--- The request's network bucket, as the form's limit computes it: HMAC of the /24 or /64 and the
--- UTC day. Requests without a usable header share one bucket, malformed ones another.
-create function private.request_network_bucket()
-  returns text
-  language plpgsql
-  volatile
-  security definer
-  set search_path = ''
-as $$
-declare
-  header text;
-  shared text;
-begin
-  begin
-    header := nullif(btrim(nullif(current_setting('request.headers', true), '')::json ->> 'cf-connecting-ip'), '');
-  exception
-    when others then header := null;
-  end;
-  if header is not null then
-    begin
-      return private.network_bucket(header::inet, now());
-    exception
-      when invalid_text_representation then shared := 'invalid';
-    end;
-  else
-    shared := 'unknown';
-  end if;
-  return encode(
-    extensions.hmac(convert_to(shared || '|' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD'), 'UTF8'),
-                    private.contact_rate_limit_key(), 'sha256'),
-    'hex'
-  );
-end
-$$;
-
-revoke all on function private.request_network_bucket() from public;
-
--- Seconds until the oldest event of a full window leaves it: the Retry-After of a 429.
-create function private.retry_after(oldest timestamptz, time_window interval)
-  returns integer
-  language sql
-  stable
-  set search_path = ''
-as $$
-  select greatest(1, ceil(extract(epoch from oldest + time_window - now())))::integer
-$$;
-
-revoke all on function private.retry_after(timestamptz, interval) from public;
-
 -- The inquiry a mailbox token opens, or null, counting a miss against the request's network. A
 -- malformed token is refused (400) uncounted: it cannot open anything. A network over its misses
 -- is refused (429) before the lookup, whatever the token.
@@ -446,7 +325,7 @@ begin
     );
   end if;
 
-  bucket := private.request_network_bucket();
+  bucket := coalesce(private.request_network_bucket(), private.keyed_bucket('unknown', now()));
   -- Two requests from one network cannot both see room for one more miss.
   perform pg_advisory_xact_lock(hashtext('private.open_mailbox'), hashtext(bucket));
   delete from private.thread_rate_events as e
@@ -641,40 +520,3 @@ comment on function public.add_to_thread(text, uuid, text) is
 
 revoke all on function public.read_thread(text), public.add_to_thread(text, uuid, text) from public, anon, authenticated;
 grant execute on function public.read_thread(text), public.add_to_thread(text, uuid, text) to anon, service_role;
-
--- ---------------------------------------------------------------- the purge
-
--- As before (staff workflow migration), and the thread's rate events are trimmed to 24 hours too.
--- Messages need no line of their own: they go with their inquiry (ON DELETE CASCADE).
-create or replace function private.purge_contact_submissions(at timestamptz default now())
-  returns integer
-  language plpgsql
-  security definer
-  set search_path = ''
-as $$
-declare
-  retention integer;
-  deleted integer;
-begin
-  select s.retention_days into retention from private.contact_settings as s;
-  delete from public.contact_submissions as c
-   where (c.status in ('completed', 'declined') and c.completed_at < purge_contact_submissions.at - interval '24 hours')
-      or c.created_at < purge_contact_submissions.at - make_interval(days => coalesce(retention, 90));
-  get diagnostics deleted = row_count;
-  delete from private.response_log as l
-   where l.responded_on < (purge_contact_submissions.at at time zone 'UTC')::date - 90;
-  delete from private.contact_rate_events as e
-   where e.at < purge_contact_submissions.at - interval '24 hours';
-  delete from private.thread_rate_events as e
-   where e.at < purge_contact_submissions.at - interval '24 hours';
-  return deleted;
-end
-$$;
-
--- ---------------------------------------------------------------- left as INFO, on purpose
---
---   * rls_enabled_no_policy on private.thread_limits and private.thread_rate_events: the API roles
---     have no USAGE on `private` and no grant on them; row level security with no policy is the
---     second lock, as for the form's limits.
---   * no_primary_key on private.thread_rate_events: like private.contact_rate_events, events have
---     no natural key, and a running number would say more than the counting needs.

@@ -1,6 +1,7 @@
--- Abuse limits (issue 10), enforced by the database for anonymous inserts, so they hold for a
--- script that skips the site as much as for the form (measured before this: one 1 MiB request
--- inserted 22,000 rows; four connections added 540,000 rows in ten seconds).
+-- Abuse limits for anonymous inserts, enforced by the database, so they hold for a script that
+-- skips the site as much as for the form (without them, one 1 MiB request inserted 22,000 rows and
+-- four connections added 540,000 rows in ten seconds). The conversation and the files have limits
+-- of their own in their migrations; the helpers here (network buckets, refusals) serve all three.
 --
 --   * One row per request: a second row in the same statement (a JSON array body) is refused
 --     with 400 before any limit is counted, so an array never reads as "try again later".
@@ -24,6 +25,42 @@
 --
 -- Runs on Supabase, plain PostgreSQL 15 and PGlite: pgcrypto (schema extensions) provides hmac()
 -- and gen_random_bytes(); Vault is used through dynamic SQL where it exists.
+
+-- ---------------------------------------------------------------- refusals
+
+-- PostgREST answers a 'PGRST' raise with the status and headers in DETAIL and the body in MESSAGE
+-- (code, message, details, hint), as the local backend does. DETAIL must be a JSON object with
+-- both "status" and "headers" (PgRaiseErrDetails in PostgREST's src/PostgREST/Error.hs, v12 to
+-- v14), or PostgREST answers 500 PGRST121 instead.
+create function private.pgrst_refusal(status integer, code text, message text, retry_after integer default null)
+  returns void
+  language plpgsql
+  volatile
+  set search_path = ''
+as $$
+begin
+  raise sqlstate 'PGRST' using
+    message = format('{"code":%s,"message":%s,"details":null,"hint":null}', to_json(code), to_json(message)),
+    detail = case
+      when retry_after is null then format('{"status":%s,"headers":{}}', status)
+      else format('{"status":%s,"headers":{"Retry-After":"%s"}}', status, retry_after)
+    end;
+end
+$$;
+
+revoke all on function private.pgrst_refusal(integer, text, text, integer) from public;
+
+-- Seconds until the oldest event of a full window leaves it: the Retry-After of a 429.
+create function private.retry_after(oldest timestamptz, time_window interval)
+  returns integer
+  language sql
+  stable
+  set search_path = ''
+as $$
+  select greatest(1, ceil(extract(epoch from oldest + time_window - now())))::integer
+$$;
+
+revoke all on function private.retry_after(timestamptz, interval) from public;
 
 -- ---------------------------------------------------------------- settings
 
@@ -132,8 +169,28 @@ revoke all on function private.contact_rate_limit_key() from public;
 
 -- ---------------------------------------------------------------- buckets
 
--- The bucket of a client address on a given UTC day: HMAC-SHA256 over "<network>/<prefix>|<day>"
--- ('203.0.113.0/24|2026-11-22'), hex. IPv4-mapped IPv6 addresses count as their IPv4 /24, or every
+-- A keyed bucket for a label on a given UTC day: HMAC-SHA256 over "<label>|<day>", hex.
+create function private.keyed_bucket(label text, at timestamptz default now())
+  returns text
+  language sql
+  stable
+  security definer
+  set search_path = ''
+as $$
+  select encode(
+    extensions.hmac(
+      convert_to(label || '|' || to_char(at at time zone 'UTC', 'YYYY-MM-DD'), 'UTF8'),
+      private.contact_rate_limit_key(),
+      'sha256'
+    ),
+    'hex'
+  )
+$$;
+
+revoke all on function private.keyed_bucket(text, timestamptz) from public;
+
+-- The bucket of a client address on a given UTC day: the keyed bucket of its /24 or /64
+-- ('203.0.113.0/24|2026-11-22'). IPv4-mapped IPv6 addresses count as their IPv4 /24, or every
 -- such client would share one /64.
 create function private.network_bucket(address inet, at timestamptz default now())
   returns text
@@ -151,17 +208,8 @@ begin
   if family(client) = 6 and client << inet '::ffff:0.0.0.0/96' then
     client := substring(host(client) from '([0-9.]+)$')::inet;
   end if;
-  return encode(
-    extensions.hmac(
-      convert_to(
-        network(set_masklen(client, case family(client) when 4 then 24 else 64 end))::text
-          || '|' || to_char(at at time zone 'UTC', 'YYYY-MM-DD'),
-        'UTF8'
-      ),
-      private.contact_rate_limit_key(),
-      'sha256'
-    ),
-    'hex'
+  return private.keyed_bucket(
+    network(set_masklen(client, case family(client) when 4 then 24 else 64 end))::text, at
   );
 end
 $$;
@@ -170,6 +218,41 @@ revoke all on function private.network_bucket(inet, timestamptz) from public;
 
 comment on function private.network_bucket(inet, timestamptz) is
   'HMAC-SHA256(/24 or /64 network || UTC day, secret) as hex: the per-network rate-limit key. Stores nothing.';
+
+-- The request's network bucket, from the cf-connecting-ip the gateway gave (PostgREST and Storage
+-- both set request.headers); null without a usable header. A malformed value is not a missing one:
+-- all such requests share one bucket ('invalid'), so garbage cannot bypass a per-network limit.
+-- Only an unparsable address lands there: any other failure is a fault to surface.
+create function private.request_network_bucket()
+  returns text
+  language plpgsql
+  stable
+  security definer
+  set search_path = ''
+as $$
+declare
+  header text;
+begin
+  begin
+    header := nullif(btrim(nullif(current_setting('request.headers', true), '')::json ->> 'cf-connecting-ip'), '');
+  exception
+    when others then header := null;
+  end;
+  if header is null then
+    return null;
+  end if;
+  begin
+    return private.network_bucket(header::inet, now());
+  exception
+    when invalid_text_representation then
+      return private.keyed_bucket('invalid', now());
+  end;
+end
+$$;
+
+revoke all on function private.request_network_bucket() from public;
+
+-- ---------------------------------------------------------------- the form's events
 
 -- One row per stored anonymous submission: when, and the keyed network bucket (null without a
 -- usable header). No address, no id: it says that someone in some network sent something.
@@ -203,26 +286,6 @@ grant select on table private.contact_limit_alerts to service_role;
 
 -- ---------------------------------------------------------------- the guard
 
-create function private.pgrst_refusal(status integer, code text, message text, retry_after integer default null)
-  returns void
-  language plpgsql
-  volatile
-  set search_path = ''
-as $$
-begin
-  -- PostgREST answers a 'PGRST' raise with the status and headers in DETAIL and the body in
-  -- MESSAGE (code, message, details, hint), as the local backend does.
-  raise sqlstate 'PGRST' using
-    message = format('{"code":%s,"message":%s,"details":null,"hint":null}', to_json(code), to_json(message)),
-    detail = case
-      when retry_after is null then format('{"status":%s}', status)
-      else format('{"status":%s,"headers":{"Retry-After":"%s"}}', status, retry_after)
-    end;
-end
-$$;
-
-revoke all on function private.pgrst_refusal(integer, text, text, integer) from public;
-
 create function private.contact_submissions_limit_anon()
   returns trigger
   language plpgsql
@@ -233,9 +296,6 @@ declare
   limits private.contact_limits;
   statement_key text := statement_timestamp()::text;
   seen text;
-  headers json;
-  header text;
-  client inet;
   client_bucket text;
   counted integer;
   oldest timestamptz;
@@ -281,29 +341,12 @@ begin
     perform private.pgrst_refusal(
       429, 'contact_global_limit',
       'The contact form is receiving too many submissions right now. Try again later.',
-      greatest(1, ceil(extract(epoch from oldest + limits.global_window - now())))::integer
+      private.retry_after(oldest, limits.global_window)
     );
   end if;
 
-  -- The client's address, if the gateway gave one. A malformed value is not a missing one: all
-  -- such requests share one bucket, so garbage cannot bypass the per-network limit.
-  begin
-    headers := nullif(current_setting('request.headers', true), '')::json;
-    header := nullif(btrim(headers ->> 'cf-connecting-ip'), '');
-  exception
-    when others then header := null;
-  end;
-  if header is not null then
-    -- Only an unparsable address lands in the shared bucket: any other failure is a fault to
-    -- surface, not a reason to put every visitor into one bucket.
-    begin
-      client := header::inet;
-      client_bucket := private.network_bucket(client, now());
-    exception
-      when invalid_text_representation then
-        client_bucket := encode(extensions.hmac(convert_to('invalid|' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD'), 'UTF8'), private.contact_rate_limit_key(), 'sha256'), 'hex');
-    end;
-
+  client_bucket := private.request_network_bucket();
+  if client_bucket is not null then
     select count(*), min(e.at) into counted, oldest
       from private.contact_rate_events as e
      where e.bucket = client_bucket and e.at > now() - limits.network_window;
@@ -311,7 +354,7 @@ begin
       perform private.pgrst_refusal(
         429, 'contact_network_limit',
         'Too many submissions from this network. Try again later.',
-        greatest(1, ceil(extract(epoch from oldest + limits.network_window - now())))::integer
+        private.retry_after(oldest, limits.network_window)
       );
     end if;
   end if;
