@@ -1,4 +1,5 @@
 import { BackendInUseError, startLocalBackend } from './local-backend'
+import { OutdatedSchemaError } from './migrations'
 import { backendPaths } from './paths'
 import { localHttpUrl, localPort, PortConfigError } from './ports'
 
@@ -83,7 +84,8 @@ main().catch((error: unknown) => {
   if (
     error instanceof ConfigError ||
     error instanceof PortConfigError ||
-    error instanceof BackendInUseError
+    error instanceof BackendInUseError ||
+    error instanceof OutdatedSchemaError
   )
     console.error(error.message)
   else if (code === 'EADDRINUSE') {
