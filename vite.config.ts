@@ -9,7 +9,6 @@ import { prerenderPlugin, PRERENDER_BUNDLE_DIR } from './src/build/prerender-plu
 import { previewPlugin } from './src/build/preview-plugin.ts'
 import { pwaOptions } from './src/build/pwa-options.ts'
 import { resolveSubmissionKeys } from './src/build/submission-keys.ts'
-import { bundleSyncWorker, syncWorkerPlugin } from './src/build/sync-worker-plugin.ts'
 import { parseSiteEnv, type SiteEnv } from './src/lib/env.ts'
 import { localPort, withLocalSupabaseUrl } from './supabase/local/ports.ts'
 
@@ -55,9 +54,6 @@ export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
     // (src/shared/files/sha256-in-worker-browser.ts); false in every other build.
     __BENCH_HOOKS__: JSON.stringify(env.VITE_BENCH_HOOKS === 'true'),
   }
-  // The service worker's Background Sync handler (src/features/contact/README.md), for the
-  // client build only: the generated worker loads it with importScripts.
-  const syncWorker = isSsrBuild || isPreview ? null : await bundleSyncWorker(define)
   return {
     plugins: [
       react(),
@@ -65,8 +61,7 @@ export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
       prerenderPlugin(),
       hostFilesPlugin(siteEnv),
       previewPlugin(),
-      syncWorker && syncWorkerPlugin(syncWorker),
-      VitePWA(pwaOptions(siteEnv, syncWorker ? [`/${syncWorker.fileName}`] : [])),
+      VitePWA(pwaOptions(siteEnv)),
     ],
     define,
     resolve: {

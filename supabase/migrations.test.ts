@@ -12,7 +12,8 @@ import {
 import { buildDocument, type SubmissionDocument } from '../src/shared/submission/sealed-document'
 import { isAgeArmor, keySetId } from '../src/shared/submission/sealed-row'
 import { armorSamples, NIGHT_OWL } from '../src/shared/submission/submission-test-fixtures'
-import { asPgError, openPgliteDatabase, type Database } from './local/database'
+import { asPgError, type Database } from './local/database'
+import { openPgliteDatabase } from './local/db/pglite'
 import { migrate } from './local/migrations'
 
 /**

@@ -7,6 +7,7 @@ import {
   renderHeadersFile,
   renderNginxHeaders,
   renderNginxSite,
+  renderRedirectsFile,
   renderVercelConfig,
   type App,
 } from './security-headers.ts'
@@ -17,7 +18,11 @@ import {
  * Runs after the prerender has written the pages, because the rules name every page address.
  * The staff inbox's build uses it too (`app: 'inbox'`), for its own origin.
  */
-export function hostFilesPlugin(site: { supabaseUrl: string }, app: App = 'site'): Plugin {
+export function hostFilesPlugin(
+  site: { supabaseUrl: string },
+  app: App = 'site',
+  appRoutes: readonly string[] = [],
+): Plugin {
   let root = process.cwd()
   return {
     name: 'site:host-files',
@@ -31,9 +36,10 @@ export function hostFilesPlugin(site: { supabaseUrl: string }, app: App = 'site'
       async handler(options) {
         const outDir = options.dir ?? resolve(root, 'dist')
         const htmlFiles = (await readdir(outDir)).filter((file) => file.endsWith('.html'))
-        const rules = headerRules({ supabaseUrl: site.supabaseUrl, htmlFiles, app })
+        const rules = headerRules({ supabaseUrl: site.supabaseUrl, htmlFiles, app, appRoutes })
         const files: Record<string, string> = {
           [HOST_FILES.headers]: renderHeadersFile(rules),
+          ...(appRoutes.length > 0 && { [HOST_FILES.redirects]: renderRedirectsFile(rules) }),
           [HOST_FILES.vercel]: renderVercelConfig(rules),
           [HOST_FILES.nginxSite]: renderNginxSite(rules),
           [HOST_FILES.nginxHeaders]: renderNginxHeaders(rules),

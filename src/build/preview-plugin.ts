@@ -8,6 +8,7 @@ import {
   headersFor,
   isHostFile,
   parseHeadersFile,
+  rewriteOf,
   type HeaderRule,
 } from './security-headers.ts'
 
@@ -71,7 +72,15 @@ export function previewPlugin(): Plugin {
             ? join(distDir, pathname, 'index.html')
             : join(distDir, `${pathname}.html`)
           if (existsSync(page)) return sendFile(req.method, res, page, 200, next)
-          sendNotFound(req.method, res, distDir, next)
+          // An app's own routes (the staff inbox's), answered with its page as the hosts do.
+          readFile(join(distDir, HOST_FILES.redirects), 'utf8').then(
+            (redirects) => {
+              const served = rewriteOf(redirects, pathname)
+              if (served) sendFile(req.method, res, join(distDir, served), 200, next)
+              else sendNotFound(req.method, res, distDir, next)
+            },
+            () => sendNotFound(req.method, res, distDir, next),
+          )
         })
       }
     },

@@ -24,16 +24,17 @@ export const PWA_ASSETS = {
 }
 
 /**
- * The PWA: a web app manifest, and a generated service worker that precaches every prerendered
- * page and the assets they need, and imports the outbox's Background Sync handler (`importScripts`,
- * the bundled file's address). See the README, "Decisions".
+ * The PWA: a web app manifest, and the service worker compiled from src/sw.ts, into which the
+ * build injects the list of every prerendered page and asset to precache.
  */
-export function pwaOptions(site: SiteEnv, importScripts: string[] = []): Partial<VitePWAOptions> {
+export function pwaOptions(site: SiteEnv): Partial<VitePWAOptions> {
   return {
-    // Updates wait for the visitor's "Reload": an automatic switch could reload a page while its
-    // form holds a half-typed brief.
+    strategies: 'injectManifest',
+    srcDir: 'src',
+    filename: 'sw.ts',
+    // Updates wait for the visitor's "Reload" (src/sw.ts); registration is imported by the client
+    // entry once the page has loaded, never prerendered.
     registerType: 'prompt',
-    // Registration is imported by the client entry after the page has loaded (never prerendered).
     injectRegister: false,
     pwaAssets: PWA_ASSETS,
     manifest: {
@@ -50,29 +51,11 @@ export function pwaOptions(site: SiteEnv, importScripts: string[] = []): Partial
       background_color: BACKGROUND,
       categories: ['business', 'productivity'],
     },
-    workbox: {
+    injectManifest: {
       // Every page, script, style, font and icon: the whole site opens offline after one visit.
       globPatterns: ['**/*.{html,js,css,woff2,svg,png,ico}'],
-      // Not the Background Sync handler: the worker's importScripts fetches and keeps it already.
-      globIgnores: ['**/outbox-sync-*.js'],
-      // `/services` is answered by the precached `services.html` (Workbox's cleanURLs); any address
-      // that is not a page gets the 404 page, as the server would answer.
-      navigateFallback: '/404.html',
-      // Not pages: files the precache leaves to the network, and `/page/` addresses, which the
-      // server redirects to `/page` (answering them with the 404 page would be wrong).
-      navigateFallbackDenylist: [/^\/.+\/$/, /\.(xml|txt|webmanifest)$/],
-      // The first install takes control of the open page at once, so the visit that installed it
-      // already works offline. Later versions still wait for the visitor's "Reload".
-      clientsClaim: true,
-      skipWaiting: false,
-      cleanupOutdatedCaches: true,
       // Hashed file names already change with their content.
       dontCacheBustURLsMatching: /^assets\//,
-      // No runtime caching at all: Supabase (another origin) always goes to the network.
-      runtimeCaching: [],
-      // The outbox's Background Sync handler (sync-worker-plugin.ts): sends queued sealed messages
-      // on 'sync', with no tab open, where the browser has Background Sync (Chromium).
-      importScripts,
     },
   }
 }

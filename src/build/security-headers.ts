@@ -9,8 +9,15 @@
 
 export type Headers = Readonly<Record<string, string>>
 
-/** Headers for the addresses `path` matches: one exact address, or a prefix ending in `/*`. */
-export type HeaderRule = { readonly path: string; readonly headers: Headers }
+/**
+ * Headers for the addresses `path` matches: one exact address, or a prefix ending in `/*`; and,
+ * for an app's own routes, the page that answers them (`serves`: `/index.html`).
+ */
+export type HeaderRule = {
+  readonly path: string
+  readonly headers: Headers
+  readonly serves?: string
+}
 
 /**
  * The two apps the build writes headers for, each deployed to its own origin: the public site, and
@@ -127,12 +134,19 @@ export function headerRules(options: {
   supabaseUrl: string
   htmlFiles: readonly string[]
   app?: App
+  /** Prefixes (`/inquiries/*`) the app routes itself: hosts answer them with `index.html`. */
+  appRoutes?: readonly string[]
 }): HeaderRule[] {
   const revalidated = [...pageAddresses(options.htmlFiles), '/sw.js', '/manifest.webmanifest']
   return [
     { path: '/*', headers: securityHeaders(options.supabaseUrl, options.app) },
     { path: '/assets/*', headers: { 'Cache-Control': IMMUTABLE } },
     ...revalidated.map((path) => ({ path, headers: { 'Cache-Control': REVALIDATE } })),
+    ...(options.appRoutes ?? []).map((path) => ({
+      path,
+      headers: { 'Cache-Control': REVALIDATE },
+      serves: '/index.html',
+    })),
   ]
 }
 
@@ -158,6 +172,7 @@ export function headersFor(rules: readonly HeaderRule[], pathname: string): Reco
 /** Files the build writes next to the site for the hosts. None of them is a page to serve. */
 export const HOST_FILES = {
   headers: '_headers',
+  redirects: '_redirects',
   vercel: 'vercel.json',
   nginxSite: 'nginx/site.conf',
   nginxHeaders: 'nginx/site-headers.conf',
@@ -170,6 +185,7 @@ export const NGINX_HEADERS_INCLUDE = 'snippets/site-headers.conf'
 export function isHostFile(pathname: string): boolean {
   return (
     pathname === `/${HOST_FILES.headers}` ||
+    pathname === `/${HOST_FILES.redirects}` ||
     pathname === `/${HOST_FILES.vercel}` ||
     pathname.startsWith('/nginx/')
   )
@@ -186,6 +202,22 @@ export function renderHeadersFile(rules: readonly HeaderRule[]): string {
     ),
   )
   return `# ${GENERATED}\n${blocks.join('\n\n')}\n`
+}
+
+/** Netlify's and Cloudflare Pages' `_redirects`: each app route rewritten (200) to its page. */
+export function renderRedirectsFile(rules: readonly HeaderRule[]): string {
+  const lines = rules.flatMap((rule) => (rule.serves ? [`${rule.path} ${rule.serves} 200`] : []))
+  return `# ${GENERATED}\n${lines.join('\n')}\n`
+}
+
+/** The page `_redirects` serves at `pathname`, if it names one. */
+export function rewriteOf(redirects: string, pathname: string): string | null {
+  for (const line of redirects.split('\n')) {
+    const [from, to, status] = line.trim().split(/\s+/)
+    if (from && to && status === '200' && !from.startsWith('#') && ruleMatches(from, pathname))
+      return to
+  }
+  return null
 }
 
 /** Reads a `_headers` file back into rules (the subset of the syntax `renderHeadersFile` writes). */
@@ -220,6 +252,9 @@ export function renderVercelConfig(rules: readonly HeaderRule[]): string {
     $schema: 'https://openapi.vercel.sh/vercel.json',
     cleanUrls: true,
     trailingSlash: false,
+    rewrites: rules.flatMap((rule) =>
+      rule.serves ? [{ source: vercelSource(rule.path), destination: rule.serves }] : [],
+    ),
     headers: rules.map((rule) => ({
       source: vercelSource(rule.path),
       headers: Object.entries(rule.headers).map(([key, value]) => ({ key, value })),
@@ -271,7 +306,10 @@ export function renderNginxSite(rules: readonly HeaderRule[]): string {
     const own = rule.path === '/*' ? [] : nginxHeaderLines(rule.headers, '  ')
     if (rule.path === '/*') return location('/', ['  try_files $uri $uri.html =404;'])
     if (rule.path.endsWith('/*'))
-      return location(`^~ ${rule.path.slice(0, -1)}`, [...own, '  try_files $uri =404;'])
+      return location(`^~ ${rule.path.slice(0, -1)}`, [
+        ...own,
+        `  try_files ${rule.serves ?? '$uri'} =404;`,
+      ])
     if (rule.path === '/') return location('= /', [...own, '  try_files /index.html =404;'])
     // Debian's mime.types predates the web app manifest's own type.
     const types = rule.path.endsWith('.webmanifest')
@@ -301,7 +339,7 @@ export function renderNginxSite(rules: readonly HeaderRule[]): string {
     ]),
     '',
     '# The host files published next to the site are not pages.',
-    ...location('~ ^/(_headers|vercel\\.json|nginx/)', ['  return 404;']),
+    ...location('~ ^/(_headers|_redirects|vercel\\.json|nginx/)', ['  return 404;']),
     '',
   ].join('\n')
 }

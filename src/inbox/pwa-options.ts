@@ -1,5 +1,6 @@
 import type { VitePWAOptions } from 'vite-plugin-pwa'
 import { BACKGROUND, PWA_ASSETS } from '../build/pwa-options.ts'
+import { APP_ROUTES } from './lib/routes.ts'
 
 /**
  * The inbox as an installable app ("<agency> Inbox"): a manifest, and a service worker that
@@ -29,6 +30,11 @@ export function inboxPwaOptions(agencyName: string): Partial<VitePWAOptions> {
     workbox: {
       globPatterns: ['**/*.{html,js,css,svg,png,ico}'],
       navigateFallback: '/index.html',
+      // The app's own addresses only: any other stays the server's to answer (a 404).
+      navigateFallbackAllowlist: [
+        /^\/$/,
+        ...APP_ROUTES.map((route) => new RegExp(`^${route.slice(0, -1)}`)),
+      ],
       clientsClaim: true,
       skipWaiting: true,
       cleanupOutdatedCaches: true,

@@ -1,5 +1,5 @@
 import { keySetId } from '../shared/submission/sealed-row.ts'
-import { isX25519Recipient } from './age-recipient.ts'
+import { isAgeRecipient } from '../shared/crypto/recipients.ts'
 
 /**
  * The one place that reads configuration. Everything else imports `siteEnv`.
@@ -98,7 +98,7 @@ export function parseSubmissionRecipients(raw: RawEnv): string[] {
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '')
   for (const entry of entries) {
-    if (!isX25519Recipient(entry)) {
+    if (!isAgeRecipient(entry)) {
       throw new EnvError(
         name,
         `must list X25519 age recipients (age1…, as age-keygen prints them), got "${entry}"`,

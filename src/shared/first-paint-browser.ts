@@ -1,7 +1,6 @@
 /**
- * The wait both apps' boot modules share (the site's `src/app/entry-boot-browser.ts`, the inbox's
- * `src/inbox/app/boot.ts`): their prerendered HTML and CSS are the first screen, painted without
- * JavaScript, and the app's code is requested only once the browser has painted it, so on a slow
+ * The site's boot module's wait (`src/app/entry-boot-browser.ts`): the prerendered HTML and CSS
+ * are the first screen, painted without JavaScript, and the app's code is requested only once the browser has painted it, so on a slow
  * phone its bytes never compete with what that paint needs (src/README.md, "Decisions": first
  * paint without JavaScript). Browser only: it reads `document` and the paint timeline.
  */

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { compactVerify, jwtVerify, SignJWT, type JWTPayload } from 'jose'
-import { json, refuse, Refusal } from './postgrest-errors'
+import { json, refuse, Refusal } from './rest/errors'
 
 /**
  * The API gateway's part of a request: the project's API keys (the CLI's demo keys, signed with

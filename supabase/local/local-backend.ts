@@ -4,30 +4,33 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { serve } from '@hono/node-server'
-import lockfile from 'proper-lockfile'
-import { openPgliteDatabase, openPostgresDatabase, type Database } from './database'
+import type { AuthSettings } from './auth/auth-input'
+import type { Database } from './database'
+import { openPgliteDatabase } from './db/pglite'
+import { openPostgresDatabase } from './db/postgres'
 import { ensureDevIdentity } from './dev-identity'
-import { LOCAL_PORTS } from './ports'
-import { INSTANCE_SETTING, LOCK_STALE_MS, type ConnectionInfo } from './local-connection'
+import { lockFolder } from './folder-lock'
+import { createGateway, DEMO_JWT_SECRET, signApiKeys } from './gateway'
+import { createHttpApi } from './http-api'
+import { startDatabaseJobs } from './jobs'
+import { INSTANCE_SETTING, type ConnectionInfo } from './local-connection'
 import { migrate, type MigrationReport } from './migrations'
 import { createOwnerOnlyFiles, ownerOnly } from './owner-only'
 import { backendPaths } from './paths'
-import type { AuthSettings } from './auth/auth-api'
-import { createRestApi, DEMO_JWT_SECRET, signApiKeys } from './rest-api'
-import { createGateway } from './gateway'
-import { createStorageApi } from './storage'
-import { createAttachmentRemover } from './attachment-removal'
-import { createAlertForwarder } from './staff-alerts'
+import { LOCAL_PORTS } from './ports'
+import { listenForStaffAlerts } from './staff-alerts'
+import { startStorageJobs } from './storage/attachment-removal'
+import { createStorageApi } from './storage/storage-api'
 
 /**
- * The local stand-in for the hosted Supabase project: the REST insert on the gateway's port, over
- * the embedded PGlite or a real PostgreSQL, with the project's migrations applied, and the jobs
- * Supabase runs with pg_cron and pg_net (purge, overdue alerts, staff alert webhook).
+ * The local stand-in for the hosted Supabase project, composed: the folder and its lock, the
+ * database (embedded PGlite or a real PostgreSQL) with the project's migrations, the development
+ * key, the jobs Supabase runs with pg_cron and pg_net (jobs.ts, staff-alerts.ts, Storage's removal
+ * queue), and the HTTP API (REST, Auth, Storage behind the gateway).
  */
 
 export const DEFAULT_API_PORT = LOCAL_PORTS.api.fallback
 export const DEFAULT_DB_PORT = LOCAL_PORTS.db.fallback
-const HOUR = 60 * 60 * 1000
 
 export type LocalBackendOptions = {
   /** HTTP port; 0 picks a free one. */
@@ -74,185 +77,157 @@ export type LocalBackend = {
   close(): Promise<void>
 }
 
-export class BackendInUseError extends Error {}
+type Paths = ReturnType<typeof backendPaths>
+type Cleanups = (() => Promise<unknown>)[]
 
-/** Runs `sql` now and every `everyMs`, if the function it calls exists (a migration brings it). */
-function schedule(db: Database, procedure: string, everyMs: number, log: (line: string) => void) {
-  const run = async () => {
-    try {
-      const [found] = await db.query<{ ok: boolean }>(
-        'select to_regprocedure($1) is not null as ok',
-        [`${procedure}(timestamptz)`],
-      )
-      if (!found?.ok) return
-      const [result] = await db.query<{ n: number }>(`select ${procedure}() as n`)
-      if (result?.n) log(`${procedure}(): ${result.n}`)
-    } catch (error) {
-      log(`${procedure}() failed: ${(error as Error).message}`)
-    }
+/** The database the options name, its folder locked and owner-only, its wire port served. */
+async function openDatabase(options: LocalBackendOptions, paths: Paths, cleanups: Cleanups) {
+  const log = options.log ?? (() => {})
+  if (options.databaseUrl) {
+    const db = await openPostgresDatabase(options.databaseUrl)
+    cleanups.push(() => db.close())
+    return { db, dbUrl: null, instanceId: null }
   }
-  const timer = setInterval(run, everyMs)
-  timer.unref()
-  return { first: run(), stop: () => clearInterval(timer) }
+  const inMemory = options.backendDir === 'memory'
+  if (!inMemory) {
+    // Owner-only, whatever the umask: new files by the umask, old ones (an older version's
+    // folder) by a sweep now, and whatever a worker thread could not cover by one at stop.
+    createOwnerOnlyFiles()
+    await mkdir(paths.dir, { recursive: true, mode: 0o700 })
+    await ownerOnly(paths.dir, ownEntries(paths))
+    cleanups.push(() => ownerOnly(paths.dir, ownEntries(paths)))
+    const release = await lockFolder(paths, {
+      waitMs: options.lockWaitMs ?? 0,
+      onLost: options.onLockLost ?? ((error) => log(`lock lost: ${error.message}`)),
+    })
+    cleanups.push(release)
+  }
+  const instanceId = randomUUID()
+  const pglite = await openPgliteDatabase(inMemory ? 'memory' : paths.dataDir, {
+    sessionSettings: { [INSTANCE_SETTING]: instanceId },
+  })
+  cleanups.push(() => pglite.close())
+  let dbUrl: string | null = null
+  if (options.dbPort !== null) {
+    const wire = await pglite.serveWire(options.dbPort ?? DEFAULT_DB_PORT)
+    dbUrl = wire.url
+    cleanups.push(() => wire.stop())
+  }
+  return { db: pglite as Database, dbUrl, instanceId: inMemory ? null : instanceId }
+}
+
+const ownEntries = (paths: Paths) => [
+  paths.dataDir,
+  paths.lockFile,
+  paths.connectionFile,
+  paths.identityFile,
+  paths.storageDir,
+]
+
+/** The development key's recipient registered, so the build seals to it (dev-identity.ts). */
+async function registerDevKey(db: Database, dir: string, log: (line: string) => void) {
+  const { recipient } = await ensureDevIdentity(dir)
+  const [found] = await db.query<{ ok: boolean }>(
+    `select to_regprocedure('private.register_submission_key(text[],text)') is not null as ok`,
+  )
+  if (found?.ok)
+    await db.query(`select private.register_submission_key(array[$1], 'local development')`, [
+      recipient,
+    ])
+  else
+    log(
+      'warning: private.register_submission_key() is missing; the development key is not registered',
+    )
+}
+
+/** Storage's folder: the option's, the backend's, or a temporary one removed at close. */
+async function storageFolder(options: LocalBackendOptions, paths: Paths, cleanups: Cleanups) {
+  let dir = options.storageDir
+  if (!dir) {
+    const temporary =
+      options.backendDir === 'memory' || (options.databaseUrl && options.backendDir === undefined)
+    if (temporary) {
+      dir = await mkdtemp(join(tmpdir(), 'local-backend-storage-'))
+      const made = dir
+      cleanups.push(() => rm(made, { recursive: true, force: true }))
+    } else dir = paths.storageDir
+  }
+  await mkdir(dir, { recursive: true, mode: 0o700 })
+  return dir
+}
+
+async function listen(
+  app: { fetch: Parameters<typeof serve>[0]['fetch'] },
+  port: number,
+  cleanups: Cleanups,
+) {
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const started = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () => resolve(started))
+    started.once('error', reject)
+  })
+  cleanups.push(
+    () =>
+      new Promise((resolve) => {
+        server.close(resolve)
+        ;(server as import('node:http').Server).closeAllConnections?.()
+      }),
+  )
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 }
 
 export async function startLocalBackend(options: LocalBackendOptions = {}): Promise<LocalBackend> {
   const log = options.log ?? (() => {})
-  const cleanups: (() => Promise<unknown>)[] = []
+  const cleanups: Cleanups = []
   const closeAll = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {})
   }
   try {
-    const inMemory = options.backendDir === 'memory'
-    const paths = backendPaths(inMemory ? undefined : options.backendDir)
-    const instanceId = randomUUID()
-    const ownEntries = [
-      paths.dataDir,
-      paths.lockFile,
-      paths.connectionFile,
-      paths.identityFile,
-      paths.storageDir,
-    ]
-    let db: Database
-    let dbUrl: string | null = null
-    if (options.databaseUrl) {
-      db = await openPostgresDatabase(options.databaseUrl)
-      cleanups.push(() => db.close())
-    } else {
-      if (!inMemory) {
-        // Owner-only, whatever the umask: new files by the umask, old ones (an older version's
-        // folder) by a sweep now, and whatever a worker thread could not cover by one at stop.
-        createOwnerOnlyFiles()
-        await mkdir(paths.dir, { recursive: true, mode: 0o700 })
-        await ownerOnly(paths.dir, ownEntries)
-        cleanups.push(() => ownerOnly(paths.dir, ownEntries))
-        // An exclusive lock (an atomic mkdir, refreshed every 5 s) held for the process's life. It
-        // goes stale 30 s after a kill -9; PGlite's start can block the event loop for many
-        // seconds on a busy machine, so a shorter threshold would hand the folder to a second one.
-        const release = await lockfile
-          .lock(paths.dir, {
-            lockfilePath: paths.lockFile,
-            stale: LOCK_STALE_MS,
-            update: 5_000,
-            retries: {
-              retries: Math.ceil((options.lockWaitMs ?? 0) / 1000),
-              minTimeout: 1000,
-              maxTimeout: 1000,
-            },
-            onCompromised: (error) =>
-              (options.onLockLost ?? ((e) => log(`lock lost: ${e.message}`)))(error),
-          })
-          .catch((error: NodeJS.ErrnoException) => {
-            if (error.code !== 'ELOCKED') throw error
-            throw new BackendInUseError(
-              `Another local backend is using ${paths.dir} (lock ${paths.lockFile}). Stop it first; ` +
-                'the lock of a backend that was killed expires within 30 seconds.',
-            )
-          })
-        cleanups.push(release)
-      }
-      const pglite = await openPgliteDatabase(inMemory ? 'memory' : paths.dataDir, {
-        sessionSettings: { [INSTANCE_SETTING]: instanceId },
-      })
-      db = pglite
-      cleanups.push(() => db.close())
-      if (options.dbPort !== null) {
-        const wire = await pglite.serveWire(options.dbPort ?? DEFAULT_DB_PORT)
-        dbUrl = wire.url
-        cleanups.push(() => wire.stop())
-      }
-    }
+    const inFolder = options.backendDir !== 'memory' && !options.databaseUrl
+    const paths = backendPaths(options.backendDir === 'memory' ? undefined : options.backendDir)
+    const { db, dbUrl, instanceId } = await openDatabase(options, paths, cleanups)
     const migrations = await migrate(db)
-    if (!inMemory && !options.databaseUrl) await ownerOnly(paths.dir, ownEntries)
-
-    if (!inMemory && !options.databaseUrl) {
-      const { recipient } = await ensureDevIdentity(paths.dir)
-      const [found] = await db.query<{ ok: boolean }>(
-        `select to_regprocedure('private.register_submission_key(text[],text)') is not null as ok`,
-      )
-      if (found?.ok)
-        await db.query(`select private.register_submission_key(array[$1], 'local development')`, [
-          recipient,
-        ])
-      else
-        log(
-          'warning: private.register_submission_key() is missing; the development key is not registered',
-        )
+    if (inFolder) {
+      await ownerOnly(paths.dir, ownEntries(paths))
+      await registerDevKey(db, paths.dir, log)
     }
-
-    const forward = createAlertForwarder({
+    await listenForStaffAlerts(db, {
       webhookUrl: options.staffAlertWebhookUrl,
       secret: options.staffAlertWebhookSecret,
       inboxUrl: options.inboxUrl,
       log,
     })
-    await db.listen('staff_alert', (payload) => void forward(payload))
-    // Supabase runs these with pg_cron; PGlite has none, so the backend does, at start and after.
-    const jobs = [
-      schedule(db, 'private.purge_contact_submissions', HOUR, log),
-      schedule(db, 'private.alert_overdue_submissions', HOUR / 4, log),
-    ]
-    cleanups.push(async () => jobs.forEach((job) => job.stop()))
-    await Promise.all(jobs.map((job) => job.first))
+    cleanups.push(await startDatabaseJobs(db, log).then((stop) => async () => stop()))
 
-    const keys = await signApiKeys(options.jwtSecret ?? DEMO_JWT_SECRET)
-    let storageDir = options.storageDir
-    if (!storageDir) {
-      if (inMemory || (options.databaseUrl && options.backendDir === undefined)) {
-        const temporary = await mkdtemp(join(tmpdir(), 'local-backend-storage-'))
-        cleanups.push(() => rm(temporary, { recursive: true, force: true }))
-        storageDir = temporary
-      } else storageDir = paths.storageDir
-    }
-    await mkdir(storageDir, { recursive: true, mode: 0o700 })
-    // Standard uploads cut by a stop never reached a row: their partial files go.
-    await rm(join(storageDir, 'incoming'), { recursive: true, force: true })
+    const jwtSecret = options.jwtSecret ?? DEMO_JWT_SECRET
+    const keys = await signApiKeys(jwtSecret)
+    const storageDir = await storageFolder(options, paths, cleanups)
     const storage = createStorageApi({
       db,
-      gateway: createGateway(options.jwtSecret ?? DEMO_JWT_SECRET),
+      gateway: createGateway(jwtSecret),
       dir: storageDir,
       log,
     })
-    const app = createRestApi({
+    // Nobody is answered before uploads a stop interrupted are finished or removed.
+    await storage.start()
+    const app = createHttpApi({
       db,
-      jwtSecret: options.jwtSecret ?? DEMO_JWT_SECRET,
+      jwtSecret,
       log,
       authSettings: options.authSettings,
       restUpstream: options.restUpstream,
       storage: storage.app,
     })
-    const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const started = serve(
-        { fetch: app.fetch, port: options.apiPort ?? DEFAULT_API_PORT, hostname: '127.0.0.1' },
-        () => resolve(started),
-      )
-      started.once('error', reject)
+    const url = await listen(app, options.apiPort ?? DEFAULT_API_PORT, cleanups)
+    const storageJobs = await startStorageJobs({
+      db,
+      url,
+      serviceRoleKey: keys.serviceRoleKey,
+      removeExpiredUploads: storage.removeExpiredUploads,
+      log,
     })
-    cleanups.push(
-      () =>
-        new Promise((resolve) => {
-          server.close(resolve)
-          ;(server as import('node:http').Server).closeAllConnections?.()
-        }),
-    )
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    cleanups.push(storageJobs.stop)
 
-    // Objects queued for removal (purged inquiries, day-old orphans) go through the Storage API
-    // with the service role, as the Edge Function does on Supabase (supabase/README.md).
-    const remover = createAttachmentRemover({ url, serviceRoleKey: keys.serviceRoleKey, log })
-    await db.listen('attachment_removal', () => remover.request())
-    const storageJobs = setInterval(() => {
-      remover.request()
-      void storage.cleanUpExpiredUploads().catch(() => {})
-    }, HOUR)
-    storageJobs.unref()
-    cleanups.push(async () => {
-      clearInterval(storageJobs)
-      await remover.idle()
-    })
-    remover.request()
-
-    if (!inMemory && !options.databaseUrl) {
+    if (inFolder && instanceId) {
       // Staff tools find this checkout's backend here, whatever ports it was given. Only a backend
       // that holds its folder's lock says so: the lock is how they know it is still running.
       const info: ConnectionInfo = { url: dbUrl, apiUrl: url, instanceId, pid: process.pid }
@@ -266,7 +241,7 @@ export async function startLocalBackend(options: LocalBackendOptions = {}): Prom
       ...keys,
       migrations,
       storageDir,
-      removeQueuedAttachments: () => remover.run(),
+      removeQueuedAttachments: storageJobs.removeQueuedAttachments,
       close: closeAll,
     }
   } catch (error) {

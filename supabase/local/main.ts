@@ -1,4 +1,5 @@
-import { BackendInUseError, startLocalBackend } from './local-backend'
+import { BackendInUseError } from './folder-lock'
+import { startLocalBackend } from './local-backend'
 import { OutdatedSchemaError } from './migrations'
 import { backendPaths } from './paths'
 import { localHttpUrl, localPort, PortConfigError } from './ports'

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { openPgliteDatabase, type Database } from './database'
+import type { Database } from './database'
+import { openPgliteDatabase } from './db/pglite'
 import { listMigrations, migrate, OutdatedSchemaError } from './migrations'
 
 describe('migrate', () => {

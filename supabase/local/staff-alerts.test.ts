@@ -101,9 +101,9 @@ describe('the staff alert forwarder', () => {
     await forward('{"event":"contact.limit","ref":null}')
     await forward('{"event":"contact.message","ref":"1a2b3c4d"}')
     expect(lines).toEqual([
-      'new inquiry 1a2b3c4d http://127.0.0.1:4174/?ref=1a2b3c4d',
+      'new inquiry 1a2b3c4d http://127.0.0.1:4174/inquiries/1a2b3c4d',
       'submission limit reached',
-      'new message 1a2b3c4d http://127.0.0.1:4174/?ref=1a2b3c4d',
+      'new message 1a2b3c4d http://127.0.0.1:4174/inquiries/1a2b3c4d',
     ])
   })
 })

@@ -4,6 +4,7 @@
  * Only the event name and the reference are ever sent or logged, whatever else a payload holds.
  */
 
+import type { Database } from './database'
 import {
   inboxLink,
   SECRET_HEADER,
@@ -77,4 +78,10 @@ export function createAlertForwarder(options: AlertForwarderOptions) {
     }
     log(`staff alert ${label} not forwarded (${outcome})`)
   }
+}
+
+/** Forwards every `staff_alert` notification of `db` for the life of the database. */
+export async function listenForStaffAlerts(db: Database, options: AlertForwarderOptions) {
+  const forward = createAlertForwarder(options)
+  await db.listen('staff_alert', (payload) => void forward(payload))
 }

@@ -2,16 +2,17 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { Encrypter, armor, generateX25519Identity, identityToRecipient } from 'age-encryption'
 import pg from 'pg'
 import { afterAll, beforeAll } from 'vitest'
-import { openPostgresDatabase, type Queryable } from './database'
+import type { Queryable } from './database'
+import { openPostgresDatabase } from './db/postgres'
 import { startLocalBackend, type LocalBackendOptions } from './local-backend'
-import { expectedAnswers } from './expected-differences'
+import { expectedAnswers } from './rest/expected-differences'
 import { migrate } from './migrations'
 import {
   POSTGREST_PACKAGE,
   REAL_POSTGREST_SUPPORTED,
   startRealPostgrest,
   type RealPostgrest,
-} from './real-postgrest'
+} from './rest/real-postgrest'
 
 /** Test helpers shared by the suites of this package (not loaded by the backend itself). */
 

@@ -3,10 +3,10 @@ import { createWriteStream } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { Decrypter } from 'age-encryption'
+import { decryptStream } from '../../src/shared/crypto/open-file'
 import { UsageError } from './cli-io'
 import { localApiUrl } from '../local/local-connection'
-import { DEMO_JWT_SECRET, signApiKeys } from '../local/rest-api'
+import { DEMO_JWT_SECRET, signApiKeys } from '../local/gateway'
 
 /**
  * `npm run inbox -- attachment <object> --out <file>`: one sealed attachment (issue 26) fetched
@@ -75,8 +75,6 @@ export async function downloadAttachment(options: {
         : `Storage refused the download (HTTP ${response.status}, ${body.statusCode ?? 'no status'}).`,
     )
   }
-  const decrypter = new Decrypter()
-  for (const secret of options.secrets) decrypter.addIdentity(secret)
   const hash = createHash('sha256')
   let bytes = 0
   const measure = new Transform({
@@ -87,7 +85,7 @@ export async function downloadAttachment(options: {
     },
   })
   try {
-    const plain = await decrypter.decrypt(response.body)
+    const plain = await decryptStream(response.body, options.secrets)
     await pipeline(
       Readable.fromWeb(plain as never),
       measure,

@@ -9,7 +9,7 @@ import { Encrypter, generateX25519Identity, identityToRecipient } from 'age-encr
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { runInbox } from './inbox-command'
 import { startLocalBackend, type LocalBackend } from '../local/local-backend'
-import { objectFile } from '../local/storage'
+import { objectFile } from '../local/storage/files'
 
 /**
  * `npm run inbox -- attachment` (and stock `age`, /usr/bin/age, which must be installed): a sealed attachment uploaded as the form uploads it (anon,

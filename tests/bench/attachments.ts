@@ -16,7 +16,7 @@
  *   worker when the page fetched its script). DevTools slows the page's thread, not a worker's, so
  *   this bench builds the site with VITE_BENCH_HOOKS=true and sets `benchCpuSlowdown` on the page:
  *   the hashing worker then sleeps three times as long as each slice took
- *   (src/shared/files/sha256-worker-core.ts), as on a CPU 4x slower.
+ *   (src/shared/crypto/sha256-worker-core.ts), as on a CPU 4x slower.
  *
  * Writes bench-results/attachments.json; exits 1 if a target is missed.
  */

@@ -37,8 +37,10 @@ import { seedInquiries } from './seed-inquiries'
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const ROWS = 2000
 const CPU_SLOWDOWN = 4
-const API_PORT = 54362
-const INBOX_PORT = 4197
+// E2E_PORT_OFFSET moves the ports as it moves the browser tests' (tests/support/ports.ts).
+const OFFSET = Number(process.env.E2E_PORT_OFFSET ?? 0)
+const API_PORT = 54362 + OFFSET
+const INBOX_PORT = 4197 + OFFSET
 const TARGETS = { firstScreenMs: 1000, allOpenMs: 10_000, longestTaskMs: 200 }
 
 type Run = {

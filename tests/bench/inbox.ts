@@ -2,23 +2,20 @@
  * `npm run bench`, the staff inbox's part: against a local backend of its own (a throwaway folder)
  * holding 200 sealed inquiries, and a build of the inbox pointed at it.
  *
- * - The first screen (sign-in) loads at most 140 KB gzip of JavaScript.
- * - Lighthouse (mobile defaults) on the first screen: performance >= 98, accessibility and best
- *   practices 100 (5 runs, medians); the first screen is prerendered (issue 25), so its LCP is at
- *   most 1.1x that of the same page with its scripts removed (audited interleaved with it), read
- *   with DevTools' applied throttling (the paint as it happens on a slow network and CPU); the
- *   simulated (Lantern) ratio is printed beside it.
+ * - The signed-out page loads at most 140 KB gzip of JavaScript, and Lighthouse (mobile defaults,
+ *   5 runs, medians) gives it accessibility and best practices 100; its performance score and
+ *   LCP are printed, not held to a target (src/inbox/DECISION-first-paint.md).
  * - With the CPU slowed 4x (Chromium's throttling), median of 5 reloads: unlocking with the
  *   passphrase (scrypt 2^16) takes at most 2 s from "Unlock" to the list's heading, and the 200
  *   rows are fetched, opened and listed at most 1 s after that.
- * - A trusted device (a kept session), measured, not a target: a new page of the inbox (an alert's
- *   link opened in a new tab, the service worker installed) from navigation to the unlock screen's
- *   heading with the CPU slowed 4x, median of 5 pages; with when it painted its largest element
- *   (the prerendered sign-in screen) and when it asked for the app's code.
+ * - A trusted device (a kept session), what staff wait for after an alert's link: a new page of
+ *   the inbox (the service worker installed) from navigation to the unlock screen's heading, at
+ *   most 1.5 s with the CPU slowed 4x, median of 5 pages; and no other screen's heading (the
+ *   sign-in form) drawn before it, in any of them.
  *
  * Writes bench-results/inbox.json; exits 1 if a target is missed.
  */
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { randomUUID } from 'node:crypto'
@@ -48,17 +45,17 @@ import { audit, median } from './lighthouse-audit'
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
 const ROWS = 200
 const CPU_SLOWDOWN = 4
-const API_PORT = 54361
-const INBOX_PORT = 4196
-const NO_JS_PORT = 4198
+// E2E_PORT_OFFSET moves the ports as it moves the browser tests' (tests/support/ports.ts).
+const OFFSET = Number(process.env.E2E_PORT_OFFSET ?? 0)
+const API_PORT = 54361 + OFFSET
+const INBOX_PORT = 4196 + OFFSET
 const TARGETS = {
   firstScreenJsGzip: 140 * 1024,
-  performance: 98,
-  lcpRatio: 1.1,
   accessibility: 100,
   'best-practices': 100,
   unlockMs: 2000,
   listMs: 1000,
+  trustedUnlockScreenMs: 1500,
 }
 
 /** 200 inquiries sealed to the backend's development identity, as the public form seals them. */
@@ -88,56 +85,37 @@ async function seedInquiries(
   }
 }
 
-type TrustedOpen = { unlockScreenMs: number; largestPaintMs: number; appRequestedMs: number }
+type TrustedOpen = { unlockScreenMs: number; headings: string[] }
 
 /**
  * Opens the inbox in a new page of the signed-in context (a trusted device's new tab, as an
- * alert's link opens) with the CPU slowed, and times, from the navigation's start: the unlock
- * screen's heading in the DOM, the largest paint reported (the prerendered sign-in screen), and
- * the first request for a script other than the page's own module script (the app's code).
+ * alert's link opens) with the CPU slowed, and times, from the navigation's start, the unlock
+ * screen's heading in the DOM; with every heading the page drew on the way.
  */
 async function timeTrustedOpen(page: Page, url: string): Promise<TrustedOpen> {
   const cdp = await page.context().newCDPSession(page)
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
   // Before the page's own scripts: watch for the heading from the first node on.
   await page.addInitScript((heading) => {
-    const marks: Record<string, number> = {}
-    ;(window as unknown as { benchMarks: Record<string, number> }).benchMarks = marks
+    const marks = { unlockScreen: Number.NaN, headings: [] as string[] }
+    ;(window as unknown as { benchMarks: typeof marks }).benchMarks = marks
     new MutationObserver(() => {
-      const h1 = [...document.querySelectorAll('h1')].some((h) => h.textContent === heading)
-      if (h1) marks.unlockScreen ??= performance.now()
+      for (const { textContent } of document.querySelectorAll('h1')) {
+        if (textContent && !marks.headings.includes(textContent)) marks.headings.push(textContent)
+        if (textContent === heading && Number.isNaN(marks.unlockScreen))
+          marks.unlockScreen = performance.now()
+      }
     }).observe(document, { childList: true, subtree: true, characterData: true })
   }, copy.key.unlockHeading)
   await page.goto(url)
   await expect(page.getByRole('heading', { name: copy.key.unlockHeading })).toBeVisible({
     timeout: 30_000,
   })
-  const times = await page.evaluate(async () => {
-    const paints = await new Promise<PerformanceEntryList>((resolve) => {
-      new PerformanceObserver((list) => resolve(list.getEntries())).observe({
-        type: 'largest-contentful-paint',
-        buffered: true,
-      })
-    })
-    const moduleScript =
-      document.querySelector<HTMLScriptElement>('script[type="module"][src]')?.src ?? ''
-    const app = performance
-      .getEntriesByType('resource')
-      .filter((entry) => entry.name.endsWith('.js') && entry.name !== moduleScript)
-      .map((entry) => entry.startTime)
-    return {
-      unlockScreen: (window as unknown as { benchMarks: Record<string, number> }).benchMarks
-        .unlockScreen,
-      largestPaint: paints[0]?.startTime ?? Number.NaN,
-      appRequested: Math.min(...app),
-    }
-  })
+  const marks = await page.evaluate(
+    () => (window as unknown as { benchMarks: TrustedOpen & { unlockScreen: number } }).benchMarks,
+  )
   await cdp.detach()
-  return {
-    unlockScreenMs: Math.round(times.unlockScreen ?? Number.NaN),
-    largestPaintMs: Math.round(times.largestPaint),
-    appRequestedMs: Math.round(times.appRequested),
-  }
+  return { unlockScreenMs: Math.round(marks.unlockScreen), headings: marks.headings }
 }
 
 /**
@@ -197,23 +175,6 @@ async function main() {
       logLevel: 'warn',
     })
     const base = `http://127.0.0.1:${INBOX_PORT}/`
-    // The same first screen with every script removed: what paint alone costs.
-    const noJsDir = join(work, 'dist-inbox-no-js')
-    await cp(outDir, noJsDir, { recursive: true })
-    const indexHtml = join(noJsDir, 'index.html')
-    await writeFile(
-      indexHtml,
-      (await readFile(indexHtml, 'utf8'))
-        .replace(/<script\b[^>]*>[\s\S]*?<\/script>\s*/gi, '')
-        .replace(/<link\b[^>]*rel="modulepreload"[^>]*>\s*/gi, ''),
-    )
-    const noJsServer = await preview({
-      configFile: resolve('src/inbox/vite.config.ts'),
-      build: { outDir: noJsDir },
-      preview: { host: '127.0.0.1', port: NO_JS_PORT, strictPort: true },
-      logLevel: 'warn',
-    })
-    const noJsBase = `http://127.0.0.1:${NO_JS_PORT}/`
     try {
       const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
       try {
@@ -268,6 +229,13 @@ async function main() {
         }
         report.trustedUnlockScreenMs = median(opens.map((run) => run.unlockScreenMs))
         report.trustedRuns = opens
+        if ((report.trustedUnlockScreenMs as number) > TARGETS.trustedUnlockScreenMs)
+          misses.push(
+            `a trusted device's new page reached its unlock screen in ${report.trustedUnlockScreenMs} ms`,
+          )
+        const detours = opens.filter((run) => run.headings.join() !== copy.key.unlockHeading)
+        if (detours.length > 0)
+          misses.push(`a trusted device's new page drew ${JSON.stringify(detours[0]!.headings)}`)
       } finally {
         await browser.close()
       }
@@ -279,47 +247,20 @@ async function main() {
       })
       try {
         const runs = []
-        const noJsRuns = []
-        const appliedRuns = []
-        const appliedNoJsRuns = []
-        // Interleaved, so a slow moment of the machine weighs on both alike.
-        for (let run = 0; run < RUNS; run += 1) {
-          runs.push(await audit(base, chrome.port))
-          noJsRuns.push(await audit(noJsBase, chrome.port))
-          appliedRuns.push(await audit(base, chrome.port, { throttling: 'devtools' }))
-          appliedNoJsRuns.push(await audit(noJsBase, chrome.port, { throttling: 'devtools' }))
-        }
+        for (let run = 0; run < RUNS; run += 1) runs.push(await audit(base, chrome.port))
         for (const category of ['performance', 'accessibility', 'best-practices'] as const) {
           const score = median(runs.map((run) => run.scores[category]))
           report[category] = score
-          if (score < TARGETS[category]) misses.push(`Lighthouse ${category} ${score}`)
+          if (category !== 'performance' && score < TARGETS[category])
+            misses.push(`Lighthouse ${category} ${score}`)
         }
         report.lcpMs = Math.round(median(runs.map((run) => run.lcp)))
         report.tbtMs = Math.round(median(runs.map((run) => run.tbt)))
-        report.noJsLcpMs = Math.round(median(noJsRuns.map((run) => run.lcp)))
-        report.lcpRatio = Number(
-          (median(runs.map((run) => run.lcp)) / median(noJsRuns.map((run) => run.lcp))).toFixed(2),
-        )
-        // The target is read on the paint as it happens through the throttled network and CPU.
-        // Lantern's simulated ratio is printed beside it, not held to the target: its graph counts
-        // every request that ended before the observed paint, so the 1.3 KB boot module's request
-        // (on a connection of its own in its model) weighs on the simulated LCP though the paint
-        // never waits for it (src/inbox/README.md, "The first screen").
-        report.appliedLcpMs = Math.round(median(appliedRuns.map((run) => run.lcp)))
-        report.appliedNoJsLcpMs = Math.round(median(appliedNoJsRuns.map((run) => run.lcp)))
-        report.appliedLcpRatio = Number(
-          ((report.appliedLcpMs as number) / (report.appliedNoJsLcpMs as number)).toFixed(2),
-        )
-        if ((report.appliedLcpRatio as number) > TARGETS.lcpRatio)
-          misses.push(
-            `LCP ${report.appliedLcpMs} ms is ${report.appliedLcpRatio}x the script-free page's (applied throttling)`,
-          )
       } finally {
         await chrome.kill()
       }
     } finally {
       await new Promise<void>((done) => server.httpServer.close(() => done()))
-      await new Promise<void>((done) => noJsServer.httpServer.close(() => done()))
     }
   } finally {
     await backend.close()
@@ -329,7 +270,7 @@ async function main() {
   const { unlockRuns, trustedRuns, ...summary } = report
   console.table([summary])
   console.log('unlock runs (ms):', JSON.stringify(unlockRuns))
-  console.log('trusted device, new page to the unlock screen (ms):', JSON.stringify(trustedRuns))
+  console.log('trusted device, new page to the unlock screen:', JSON.stringify(trustedRuns))
   await mkdir('bench-results', { recursive: true })
   await writeFile(
     'bench-results/inbox.json',

@@ -6,7 +6,7 @@
  *
  * - the passkey unlock: from "Unlock with passkey" to the list's heading, median of 5 reloads, at
  *   most 0.5 s;
- * - the alert's link: a new page load at `/?ref=<reference>` of the newest inquiry (the one an
+ * - the alert's link: a new page load at `/inquiries/<reference>` of the newest inquiry (the one an
  *   alert announces), "Unlock with passkey", and from the unlock (the unlock screen giving way,
  *   the render right after the key's age file is opened) to that inquiry's own view (its heading
  *   with the visitor's name, and its reference) in the page, median of 5, at most 1.5 s; the time
@@ -40,8 +40,10 @@ import { seedInquiries } from './seed-inquiries'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
 const CPU_SLOWDOWN = 4
-const API_PORT = 54363
-const INBOX_PORT = 4197
+// E2E_PORT_OFFSET moves the ports as it moves the browser tests' (tests/support/ports.ts).
+const OFFSET = Number(process.env.E2E_PORT_OFFSET ?? 0)
+const API_PORT = 54363 + OFFSET
+const INBOX_PORT = 4197 + OFFSET
 const TARGET_MS = 500
 const ALERT_TARGET_MS = 1500
 const ROWS = 200

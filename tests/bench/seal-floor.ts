@@ -12,8 +12,8 @@
  */
 import { randomBytes } from 'node:crypto'
 import { generateIdentity, identityToRecipient } from 'age-encryption'
-import { pureJsSealEngine, sealFile, type FileSealEngine } from '../../src/shared/files/seal-file'
-import { createWasmSealEngine } from '../../src/shared/files/wasm-seal-engine'
+import { pureJsSealEngine, sealFile, type FileSealEngine } from '../../src/shared/crypto/seal-file'
+import { createWasmSealEngine } from '../../src/shared/crypto/wasm-seal-engine'
 
 const MB = 1024 * 1024
 const FILE_BYTES = 25 * MB

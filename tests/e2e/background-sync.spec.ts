@@ -165,8 +165,15 @@ test('with a file attached: the worker stores the sealed file, then the row, onc
   allowConsoleError,
 }) => {
   allowConsoleError(SYNC_WHILE_CUT)
-  // Larger than the page's resumable threshold: the worker sends every file as one upload.
+  // Sealing 7 MB, then two chunks from the worker: more than the default 30 s on a busy machine.
+  test.setTimeout(60_000)
+  // Larger than the resumable threshold: the worker uploads it resumably, as the page would.
   const bytes = randomBytes(7 * 1024 * 1024)
+  const fromWorker: string[] = []
+  context.on('request', (request) => {
+    if (request.serviceWorker())
+      fromWorker.push(`${request.method()} ${new URL(request.url()).pathname}`)
+  })
   const id = await queueCloseAndSync(
     page,
     context,
@@ -184,6 +191,8 @@ test('with a file attached: the worker stores the sealed file, then the row, onc
   expect(objects).toHaveLength(1)
   const opened = await stockAgeDecrypt(await objectBytes(ATTACHMENTS_BUCKET, objects[0]!))
   expect(opened.equals(bytes)).toBe(true)
+  expect(fromWorker).toContain('POST /storage/v1/upload/resumable')
+  expect(fromWorker.filter((request) => request.startsWith('PATCH '))).not.toEqual([])
   const next = await context.newPage()
   await next.goto('/')
   await expect(toast(next, submitToasts.sent.title)).toContainText(submitToasts.sent.description)

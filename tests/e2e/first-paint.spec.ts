@@ -1,10 +1,9 @@
 import type { Page } from '@playwright/test'
 import { allowNotFoundConsoleOn, allPages, gotoHydrated } from '../support/site'
-import { openInbox } from '../support/staff-inbox'
 import { expect, test } from '../support/strict-page'
 
 /**
- * First paint does not wait for JavaScript (issue 11; the staff inbox's first screen, issue 25):
+ * First paint does not wait for JavaScript (issue 11):
  * the page's one script, the boot module, requests the app's chunks only once the browser has
  * reported the page's largest paint, so on a slow phone those bytes never compete with the HTML,
  * CSS and font that paint needs. The speed itself is `npm run bench`'s (the LCP ratio against a
@@ -58,15 +57,3 @@ for (const { path } of allPages) {
     expectAppAfterLargestPaint(await scriptsAroundLargestPaint(page))
   })
 }
-
-test("the staff inbox's first screen paints its largest element before it asks for the app's code", async ({
-  page,
-}) => {
-  // React, Supabase's client and the inbox's screens; the app is live once "Sign in" is enabled.
-  await openInbox(page)
-  const order = await scriptsAroundLargestPaint(page)
-  expectAppAfterLargestPaint(order)
-  expect(order.appRequests.map((request) => request.path)).toContainEqual(
-    expect.stringMatching(/^\/assets\/main-[\w-]+\.js$/),
-  )
-})

@@ -11,7 +11,7 @@ import {
 } from '../../src/shared/conversation/reply-files'
 import { removeQueuedAttachments } from '../../supabase/functions/_shared/attachment-removal'
 import { DEMO_JWT_SECRET, signApiKeys } from '../../supabase/local/gateway'
-import { objectFile } from '../../supabase/local/storage'
+import { objectFile } from '../../supabase/local/storage/files'
 import { axeViolations } from '../support/axe'
 import { uniqueName } from '../support/backend-db'
 import { watchFreshPage } from '../support/conversation'

@@ -157,7 +157,7 @@ test('staff read a sealed inquiry by its reference, reply sealed to the visitor 
     expect(text, `${where} holds the reply`).not.toContain(replyMarker)
     expect(text, `${where} holds the visitor's message`).not.toContain(visitorMarker)
   }
-  expect(page.url()).toBe(`${E2E_INBOX_URL}/`)
+  expect(page.url()).toBe(`${E2E_INBOX_URL}/inquiries/${inquiry.id}`)
 })
 
 test('a reply whose answer was lost is sent again under the same id and stored once; offline it is refused with a sentence and stays in the field', async ({

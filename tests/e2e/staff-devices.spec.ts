@@ -76,7 +76,7 @@ const comparison = async (page: Page) =>
 
 /** On the unlocked device: "Add a device", the code typed, sent; the comparison it shows. */
 async function addDevice(page: Page, code: string): Promise<string> {
-  await page.getByRole('button', { name: copy.devices.add }).click()
+  await page.getByRole('link', { name: copy.devices.add }).click()
   await expect(page.getByRole('heading', { name: copy.devices.addHeading })).toBeFocused()
   await page.getByLabel(copy.devices.code).fill(code)
   await page.getByRole('button', { name: copy.devices.addSubmit }).click()
@@ -157,17 +157,17 @@ test('a second browser is linked by its code: a swapped key set shows another co
   const secondCode = await linkCode(newDevice)
   expect(secondCode).not.toBe(firstCode)
   // A used code is refused.
-  await page.getByRole('button', { name: copy.devices.add }).click()
+  await page.getByRole('link', { name: copy.devices.add }).click()
   await page.getByLabel(copy.devices.code).fill(firstCode)
   await page.getByRole('button', { name: copy.devices.addSubmit }).click()
   await expect(page.getByRole('alert')).toHaveText(copy.devices.noSuchLink)
   await page.getByRole('button', { name: copy.devices.cancel }).click()
   // This time by the QR code's address, as the unlocked phone's camera opens it: the code is
   // filled in once the key is unlocked there, and leaves the address bar.
-  await openInbox(page, `${E2E_INBOX_URL}/?link=${secondCode.replaceAll(' ', '-')}`)
+  await openInbox(page, `${E2E_INBOX_URL}/devices/add/${secondCode.replaceAll(' ', '-')}`)
   await unlock(page)
   await expect(page.getByLabel(copy.devices.code)).toHaveValue(secondCode)
-  expect(page.url()).toBe(`${E2E_INBOX_URL}/`)
+  expect(page.url()).toBe(`${E2E_INBOX_URL}/devices/add`)
   await page.getByRole('button', { name: copy.devices.addSubmit }).click()
   await expect(page.getByRole('heading', { name: copy.devices.compareHeading })).toBeVisible()
   const genuine = await comparison(page)

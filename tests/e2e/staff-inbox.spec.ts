@@ -1,4 +1,5 @@
-import { resolve } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
 import { Encrypter } from 'age-encryption'
 import { submitToasts } from '../../src/features/contact/contact-copy'
@@ -18,6 +19,7 @@ import {
 import { addPrfAuthenticator } from '../support/passkeys'
 import { coveredControls } from '../support/fixed-layers'
 import { installabilityErrors } from '../support/install'
+import { startNginx } from '../support/nginx'
 import { sum, weighPage } from '../support/page-weight'
 import {
   cacheStorageContents,
@@ -160,7 +162,10 @@ for (const viewport of [PHONE, DESKTOP]) {
       await unlock(page, 'not the passphrase')
       await expect(page.getByRole('alert')).toHaveText(copy.key.wrongPassphrase)
       await expect(page.getByText('Read me on a phone.')).toHaveCount(0)
+      // Unlocked, the address still says where staff were: the inquiry, then the list.
       await unlock(page)
+      await expect(page.getByText('Read me on a phone.')).toBeVisible()
+      await page.getByRole('button', { name: copy.detail.back }).click()
       await expect(inquiryEntry(page, name)).toBeVisible()
 
       // Taken off the staff list (the account kept), the same session reads nothing and is told why.
@@ -310,7 +315,10 @@ test('locks by itself after 10 minutes unused and after 5 minutes in the backgro
   await expect(page.getByRole('heading', { name: copy.key.unlockHeading })).toBeVisible()
   await expect(page.getByText('Locked when idle.')).toHaveCount(0)
 
+  // Unlocked again, the address still says where staff were: the inquiry.
   await unlock(page)
+  await expect(page.getByText('Locked when idle.')).toBeVisible()
+  await page.getByRole('button', { name: copy.detail.back }).click()
   await expect(inquiryEntry(page, name)).toBeVisible()
   await page.evaluate(() => {
     Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })
@@ -372,7 +380,11 @@ test('the first screen loads at most 140 KB gzip of JavaScript', async ({ page }
     140 * 1024,
   )
   // The key's code (age) and the rows' opening load after sign-in, never on this screen.
-  expect(weights.map((weight) => weight.path).join(' ')).not.toMatch(/key-gate|inbox-data/)
+  expect(weights.map((weight) => weight.path).join(' ')).not.toMatch(/key-gate|unlocked-app/)
+  for (const weight of weights.filter((file) => file.path.endsWith('.js')))
+    expect(await readFile(join(resolve(E2E_INBOX_BUILD_DIR), weight.path), 'utf8')).not.toContain(
+      'age-encryption.org/v1',
+    )
 })
 
 test('the inbox is served with its own headers; no public page, the sitemap or the site’s service worker names it', async ({
@@ -384,8 +396,26 @@ test('the inbox is served with its own headers; no public page, the sitemap or t
   expect(headers['content-security-policy']).toContain("script-src 'self';")
   expect(headers['content-security-policy']).toContain("frame-ancestors 'none'")
   expect(headers['x-robots-tag']).toBe('noindex, nofollow')
-  expect(await answer.text()).toContain('<meta name="robots" content="noindex, nofollow" />')
+  const page = await answer.text()
+  expect(page).toContain('<meta name="robots" content="noindex, nofollow" />')
   expect((await request.get(`${E2E_INBOX_URL}/no-such-page`)).status()).toBe(404)
+  // The app's own addresses (an alert's link, a QR code's) answer with the app, as on nginx.
+  const nginx = await startNginx(resolve(E2E_INBOX_BUILD_DIR))
+  try {
+    for (const origin of [E2E_INBOX_URL, nginx.origin]) {
+      for (const path of ['/inquiries/1a2b3c4d', '/devices/add/one-two-three-four-five']) {
+        const routed = await request.get(`${origin}${path}`)
+        expect(routed.status(), `${origin}${path}`).toBe(200)
+        expect(await routed.text()).toBe(page)
+        expect(routed.headers()['content-security-policy']).toBe(headers['content-security-policy'])
+        expect(routed.headers()['cache-control']).toBe('no-cache')
+      }
+      expect((await request.get(`${origin}/no-such-page`)).status()).toBe(404)
+      expect((await request.get(`${origin}/_redirects`)).status()).toBe(404)
+    }
+  } finally {
+    await nginx.stop()
+  }
 
   const publicText = await Promise.all(
     [...allPages.map(({ path }) => path), '/sitemap.xml', '/robots.txt', '/sw.js'].map(
@@ -437,17 +467,17 @@ test.describe('with the inbox’s service worker', () => {
 
     const email = await addStaff()
     const ref = id.slice(0, 8)
-    await openInbox(page, `${E2E_INBOX_URL}/?ref=${ref}`)
+    await openInbox(page, `${E2E_INBOX_URL}/inquiries/${ref}`)
     await signIn(page, email)
     await enterCode(page, totpCode(await setupKey(page)))
     await importKey(page, { file: keyFile, filePassphrase: 'not the file passphrase' })
     await expect(page.getByRole('alert')).toHaveText(copy.key.fileLocked)
     await importKey(page, { file: keyFile, filePassphrase: 'the key file passphrase' })
 
-    // The linked inquiry is open, and the reference has left the address bar.
+    // The linked inquiry is open, at the address the alert linked to.
     await expect(page.getByRole('heading', { name: values.name })).toBeVisible()
     await expect(page.getByText(marker).first()).toBeVisible()
-    expect(page.url()).toBe(`${E2E_INBOX_URL}/`)
+    expect(page.url()).toBe(`${E2E_INBOX_URL}/inquiries/${ref}`)
     await waitForOfflineReady(page)
 
     const kept = {

@@ -8,7 +8,7 @@ import { ensureDevIdentity } from '../../supabase/local/dev-identity'
 import { axeViolations } from '../support/axe'
 import { submissionsWithId } from '../support/backend-db'
 import { indexedDbContents, webStorageContents } from '../support/offline'
-import { E2E_BACKEND_DIR, E2E_DB_URL, E2E_INBOX_URL } from '../support/ports'
+import { E2E_BACKEND_DIR, E2E_DB_URL } from '../support/ports'
 import { PHONE } from '../support/site'
 import { firstVisit, inquiryEntry } from '../support/staff-inbox'
 import { expect, test } from '../support/strict-page'
@@ -17,7 +17,7 @@ import { expect, test } from '../support/strict-page'
  * Triage in the staff inbox (issue 25, item 5), at 375 px against the real local backend: rows
  * with their reference and their status and due time as two facts, the search over the opened
  * inquiries that never leaves the device, the filters, and "Completed" that asks first and says
- * when the inquiry will be deleted. And the first screen, prerendered (item 6).
+ * when the inquiry will be deleted.
  */
 
 type Seeded = { id: string; name: string }
@@ -174,69 +174,4 @@ test('"Completed" asks first, says when the inquiry will be deleted, and Cancel 
   await expect(page.getByTestId('status')).toHaveText(copy.statuses.completed)
   await expect(page.getByText(/^Closed: the database deletes it by /)).toBeVisible()
   await expect.poll(async () => (await submissionsWithId(target!.id))[0]?.status).toBe('completed')
-})
-
-test('the first screen is in the HTML: it paints with no JavaScript, and the app hydrates it in place; before then "Sign in" sends nothing', async ({
-  page,
-  browser,
-  allowConsoleError,
-}) => {
-  // The failed sign-in at the end: its status in the console, and the inbox's own line.
-  allowConsoleError(/inbox: sign-in failed|status of 4\d\d/)
-  // Without JavaScript at all: the sign-in screen is there, and its button says it cannot send.
-  const noJs = await browser.newContext({ javaScriptEnabled: false, viewport: PHONE })
-  const bare = await noJs.newPage()
-  await bare.goto(E2E_INBOX_URL)
-  await expect(bare.getByRole('heading', { name: copy.signIn.heading })).toBeVisible()
-  await expect(bare.getByLabel(copy.signIn.email)).toBeVisible()
-  await expect(bare.getByRole('button', { name: copy.signIn.submit })).toBeDisabled()
-  await expect(bare.locator('script:not([src])')).toHaveCount(0)
-  await noJs.close()
-
-  // With it, the app's code held back: the heading shows first, and the element painted is the
-  // one the app then runs (hydrated, not drawn again).
-  let release = () => {}
-  const held = new Promise<void>((resolve) => (release = resolve))
-  await page.route(/\/assets\/main-[^/]+\.js$/, async (route) => {
-    await held
-    await route.continue()
-  })
-  await page.goto(E2E_INBOX_URL, { waitUntil: 'commit' })
-  await expect(page.getByRole('heading', { name: copy.signIn.heading })).toBeVisible()
-  await page.evaluate(() => {
-    ;(window as unknown as { painted: Element | null }).painted = document.querySelector('h1')
-  })
-  // Before the app runs, a person may type; "Sign in" is disabled, and Enter sends nothing: no
-  // request, no address with the password in it, no CSP violation (the harness fails on one).
-  const signIn = page.getByRole('button', { name: copy.signIn.submit })
-  await page.getByLabel(copy.signIn.email).fill('nobody@example.com')
-  await page.getByLabel(copy.signIn.password).fill('not a password')
-  await expect(signIn).toBeDisabled()
-  const navigations: string[] = []
-  page.on('framenavigated', (frame) => navigations.push(frame.url()))
-  const sent: string[] = []
-  page.on('request', (request) => sent.push(`${request.url()}\n${request.postData() ?? ''}`))
-  await page.getByLabel(copy.signIn.password).press('Enter')
-  release()
-  // Hydrated: React has attached itself to the very node that was painted.
-  await page.waitForFunction(() => {
-    const painted = (window as unknown as { painted: Element | null }).painted
-    return painted !== null && Object.keys(painted).some((key) => key.startsWith('__reactFiber'))
-  })
-  await expect(signIn).toBeEnabled()
-  expect(navigations).toEqual([])
-  expect(page.url()).toBe(`${E2E_INBOX_URL}/`)
-  // What was typed before is still there, and the form answers (a sentence, from the app); the
-  // heading is still the node painted.
-  await expect(page.getByLabel(copy.signIn.email)).toHaveValue('nobody@example.com')
-  await expect(page.getByLabel(copy.signIn.password)).toHaveValue('not a password')
-  expect(sent.filter((request) => /not(\+|%20| )a(\+|%20| )password/.test(request))).toEqual([])
-  await signIn.click()
-  await expect(page.getByRole('alert')).toHaveText(copy.signIn.failed)
-  expect(
-    await page.evaluate(
-      () =>
-        (window as unknown as { painted: Element | null }).painted === document.querySelector('h1'),
-    ),
-  ).toBe(true)
 })

@@ -140,6 +140,15 @@ test('trusted device: a new page from an alert’s link reaches the inquiry in a
   expect(await look(signOut)).not.toBe(await look(lock))
   expect(await axeViolations(page)).toEqual([])
 
+  // Every heading a page of this device draws, from its first node on.
+  await context.addInitScript(() => {
+    const drawn: string[] = []
+    ;(window as unknown as { drawn: string[] }).drawn = drawn
+    new MutationObserver(() => {
+      for (const { textContent } of document.querySelectorAll('h1'))
+        if (textContent && !drawn.includes(textContent)) drawn.push(textContent)
+    }).observe(document, { childList: true, subtree: true, characterData: true })
+  })
   // The alert as a person opens it: a tap on the link in the message (a page standing for
   // Telegram's) opens a new tab, which finds the device's session: the unlock screen, passkey first.
   const message = await context.newPage()
@@ -152,6 +161,10 @@ test('trusted device: a new page from an alert’s link reaches the inquiry in a
   await expect(newTab.getByRole('heading', { name: copy.key.unlockHeading })).toBeVisible()
   await expect(newTab.getByRole('button', { name: copy.key.passkeyUnlock })).toBeVisible()
   await expect(newTab.getByRole('heading', { name: copy.signIn.heading })).toHaveCount(0)
+  // Nothing else was drawn before it: no sign-in form flashed on the way.
+  expect(await newTab.evaluate(() => (window as unknown as { drawn: string[] }).drawn)).toEqual([
+    copy.key.unlockHeading,
+  ])
   await message.close()
 
   // Chromium's virtual authenticator belongs to one tab (CDP's WebAuthn domain is per target),
@@ -200,7 +213,7 @@ test('trusted device: a new page from an alert’s link reaches the inquiry in a
   })
   console.log(`interactions from the alert link to the inquiry: ${interactions}`)
   expect(interactions).toBeLessThanOrEqual(3)
-  expect(page.url()).not.toContain('ref=')
+  expect(page.url()).toBe(alertLink(id))
 
   // Another phone of the same account, then "Sign out everywhere" here.
   const otherContext = await browser.newContext({ viewport: PHONE })
@@ -371,7 +384,7 @@ test('an in-app browser (an iOS web view, as Telegram opens links) is told to op
   })
   try {
     const page = await inApp.newPage()
-    await openInbox(page, `${E2E_INBOX_LOCALHOST_URL}/?ref=1a2b3c4d`)
+    await openInbox(page, `${E2E_INBOX_LOCALHOST_URL}/inquiries/1a2b3c4d`)
     await expect(page.getByText(copy.signIn.inAppBrowser)).toBeVisible()
     expect(await axeViolations(page)).toEqual([])
   } finally {

@@ -1,3 +1,5 @@
+import { SealError, type SealFailure } from '../../shared/crypto/seal-error'
+
 /** Spec §5 / §8: the one message for any required field that is empty after trimming. */
 export const REQUIRED_FIELDS_MESSAGE = 'All required fields must be filled.'
 
@@ -80,6 +82,32 @@ export const failureMessages = {
 
 export type FailureReason = keyof typeof failureMessages
 
+/**
+ * Why nothing was sent when sealing failed (it fails closed), and what the visitor can do: retry
+ * where that can help, another channel where it cannot. `unavailable`: the encryption code could
+ * not be loaded.
+ */
+export const sealingFailures: Record<SealFailure | 'unavailable', string> = {
+  unavailable:
+    'The encryption code could not be loaded, so nothing was sent. Check your connection and try again; your message is still in the form.',
+  'no-webcrypto':
+    'This browser cannot encrypt here (no Web Crypto), so nothing was sent. Please use an up-to-date browser, or reach us on Telegram or WhatsApp.',
+  'no-recipients':
+    'This site has no encryption key configured, so nothing was sent. Please reach us on Telegram or WhatsApp.',
+  'invalid-recipient':
+    "This site's encryption key is malformed, so nothing was sent. Please reach us on Telegram or WhatsApp.",
+  'encrypt-failed':
+    'Your message could not be encrypted, so nothing was sent. Please try again; your message is still in the form.',
+  'file-unreadable':
+    'One of your files could not be read (it may have been moved or changed since you attached it), so nothing was sent. Remove it and attach it again; everything else is still in the form.',
+  'too-long':
+    'Your brief and the names of your files are too long to send together, so nothing was sent. Shorten the brief, or rename a file with a long name and attach it again; everything is still in the form.',
+}
+
+/** The sentence for a seal that failed: a SealError's reason, or its code not loading. */
+export const sealingFailure = (error: unknown): string =>
+  sealingFailures[error instanceof SealError ? error.reason : 'unavailable']
+
 export const submitToasts = {
   sent: {
     title: 'Message Sent Securely',
@@ -96,12 +124,6 @@ export const submitToasts = {
     descriptionNextVisit:
       'Your message is encrypted and stored on this device. It goes when you next open this site online.',
   },
-  /**
-   * Sealing failed and the sealer gave no sentence of its own (its code could not even load).
-   * Nothing was sent or stored: it fails closed.
-   */
-  notSealed:
-    'Your message could not be encrypted here, so nothing was sent. Check your connection and try again; your text is still in the form.',
   /** The encryption code did not arrive before the submit's deadline. Nothing was sent or stored. */
   notSealedInTime:
     'The connection is too slow to load the encryption just now, so nothing was sent. Your text is still in the form; please try again in a moment.',

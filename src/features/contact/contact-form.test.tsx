@@ -9,7 +9,14 @@ import {
   PROJECT_TYPE_OPTIONS,
   submissionFieldsSchema,
 } from '../../shared/submission/fields'
-import { failureMessages, formCopy, REQUIRED_FIELDS_MESSAGE, submitToasts } from './contact-copy'
+import {
+  failureMessages,
+  formCopy,
+  REQUIRED_FIELDS_MESSAGE,
+  sealingFailures,
+  submitToasts,
+} from './contact-copy'
+import { SealError } from '../../shared/crypto/seal-error'
 import { ContactForm, EMPTY_CONTACT_FORM } from './contact-form'
 import { attachmentsFieldCopy } from './attachments-copy'
 import { attachedFilesCopy } from './attached-files-copy'
@@ -329,15 +336,13 @@ describe('ContactForm', () => {
 
   it('keeps every value and sends nothing when sealing fails', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
-    const failure = Object.assign(new Error('This browser cannot encrypt here.'), {
-      name: 'SealingError',
-    })
+    const failure = new SealError('no-webcrypto')
     const { dependencies, fields, submit, fillRequired } = setup({
       seal: vi.fn(async () => Promise.reject(failure)),
     })
     await fillRequired()
     await submit()
-    await waitFor(() => expect(getToasts()[0]?.description).toBe(failure.message))
+    await waitFor(() => expect(getToasts()[0]?.description).toBe(sealingFailures['no-webcrypto']))
     expect(dependencies.send).not.toHaveBeenCalled()
     expect(dependencies.enqueue).not.toHaveBeenCalled()
     expect(fields.message).toHaveProperty('value', 'Grow our Telegram to 50k.')

@@ -7,7 +7,7 @@ import { dismissToast, showToast } from '../../components/toast/toast-store'
 import { announceSubmit } from './announce-results'
 import { siteEnv } from '../../lib/env'
 import { useHydrated } from '../../lib/use-hydrated'
-import { formCopy, submitToasts } from './contact-copy'
+import { formCopy, sealingFailures, submitToasts } from './contact-copy'
 import { LimitedField } from './limited-field'
 import { AttachmentsField, loadAttachedFiles } from './attachments-field'
 import type { Receipt } from '../../shared/conversation/receipt'
@@ -188,7 +188,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
       )
     } catch (error) {
       // The submit's code could not load (offline before the site was cached): nothing was sealed.
-      result = { kind: 'failed', message: submitToasts.notSealed, detail: error }
+      result = { kind: 'failed', message: sealingFailures.unavailable, detail: error }
     } finally {
       setSlowStep(null)
       setFileProgress(null)

@@ -1,12 +1,11 @@
 import { siteEnv } from '../../lib/env'
 import { outbox } from './outbox/use-outbox'
-import type { SendOutcome } from './send-to-supabase'
+import { loadBackend, notLoaded } from '../../lib/load-backend'
 import type { SubmitDependencies } from './submit-contact'
 
 // Loaded as the visitor starts on the form (`preload`), not with the page: a visitor who only
 // reads /contact downloads neither the sealer's loader nor the sender.
 const sealing = () => import('./sealing/load-sealer')
-const sender = () => import('./send-to-supabase')
 
 /** The name of the performance entry each seal leaves (read by tests/bench/sealing.ts). */
 export const SEAL_MEASURE = 'contact:seal'
@@ -21,7 +20,7 @@ export const browserSubmitDependencies: SubmitDependencies = {
       ({ preloadSealer }) => preloadSealer(),
       () => undefined,
     )
-    sender().catch(() => undefined)
+    loadBackend().catch(() => undefined)
     outbox.preload()
   },
   preloadFiles() {
@@ -50,23 +49,9 @@ export const browserSubmitDependencies: SubmitDependencies = {
   },
   // Unbounded here on purpose: submitContact's deadline covers a load that stalls.
   send: (row, signal) =>
-    sender().then(
-      ({ sendSealed }) => sendSealed(row, signal),
-      (error: unknown): SendOutcome => ({
-        kind: 'no-answer',
-        reason: 'noAnswer',
-        detail: String(error),
-      }),
-    ),
+    loadBackend().then(({ insertInquiry }) => insertInquiry(row, signal), notLoaded),
   upload: (files, onProgress) =>
-    sender().then(
-      ({ uploadAttachments }) => uploadAttachments(files, onProgress),
-      (error: unknown): SendOutcome => ({
-        kind: 'no-answer',
-        reason: 'noAnswer',
-        detail: String(error),
-      }),
-    ),
+    loadBackend().then(({ uploadAttachments }) => uploadAttachments(files, onProgress), notLoaded),
   enqueue: outbox.enqueue,
   isOnline: () => navigator.onLine,
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { SealedRow } from '../../shared/database-types'
-import { failureMessages, submitToasts } from './contact-copy'
+import { failureMessages, sealingFailures, submitToasts } from './contact-copy'
+import { SealError } from '../../shared/crypto/seal-error'
 import { DRAFT, fakeDependencies, sealedInquiryFor, TEST_RECEIPT } from './contact-test-fixtures'
 import type { OutboxItem } from './outbox/outbox-store'
 import type { SendOutcome } from './send-to-supabase'
@@ -33,12 +34,9 @@ describe('submitContact', () => {
   })
 
   it('fails closed when sealing fails: nothing sent or queued, the sealer’s own sentence shown', async () => {
-    const sealingError = Object.assign(new Error('This site has no encryption key configured.'), {
-      name: 'SealingError',
-    })
     for (const [error, message] of [
-      [sealingError, sealingError.message],
-      [new TypeError('Failed to fetch dynamically imported module'), submitToasts.notSealed],
+      [new SealError('no-recipients'), sealingFailures['no-recipients']],
+      [new TypeError('Failed to fetch dynamically imported module'), sealingFailures.unavailable],
     ] as const) {
       const deps = dependencies(
         { kind: 'delivered' },

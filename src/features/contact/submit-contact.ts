@@ -2,7 +2,7 @@ import type { Receipt } from '../../shared/conversation/receipt'
 import type { SealedRow } from '../../shared/database-types'
 import type { SubmissionFields } from '../../shared/submission/fields'
 import type { SealedAttachment } from '../../shared/submission/sealed-document'
-import { failureMessages, submitToasts } from './contact-copy'
+import { failureMessages, sealingFailure, submitToasts } from './contact-copy'
 // The form checks its files and words their progress with the submit's code, loaded once it is
 // touched: none of it weighs on the contact page's first load.
 export { checkAttachments } from '../../shared/submission/attachments'
@@ -72,7 +72,7 @@ export type SubmitDependencies = {
   preloadFiles: () => void
   /**
    * Makes the receipt (or keeps `receipt`, this draft's from an earlier try) and seals the
-   * document to the agency's recipients and the visitor's; throws (a SealingError) when it cannot.
+   * document to the agency's recipients and the visitor's; throws a SealError when it cannot.
    */
   seal: (
     draft: InquiryDraft,
@@ -201,12 +201,7 @@ export async function submitContact(
     try {
       sealedInquiry = await deadline.race(deps.seal(draft, receipt, earlierFiles, onSealedBytes))
     } catch (error) {
-      // A SealingError's message is a whole sentence meant for the visitor; anything else is ours.
-      const message =
-        error instanceof Error && error.name === 'SealingError'
-          ? error.message
-          : submitToasts.notSealed
-      return { kind: 'failed', message, detail: error }
+      return { kind: 'failed', message: sealingFailure(error), detail: error }
     }
     // A seal that finishes later is never used: this press of Send has ended.
     if (sealedInquiry === TIMED_OUT) {

@@ -1,22 +1,22 @@
 import { StrictMode } from 'react'
-import { createRoot, hydrateRoot } from 'react-dom/client'
+import { createRoot } from 'react-dom/client'
+import { BrowserRouter } from 'react-router-dom'
+import { registerSW } from 'virtual:pwa-register'
+import { copy } from '../content/copy'
+import { inboxEnv } from '../lib/inbox-env'
+import './inbox.css'
 import { InboxApp } from './inbox-app'
 
-/** The app, imported by boot.ts once the first screen has painted (its stylesheet is boot's). */
-const root = document.getElementById('root') as HTMLElement
-const app = (
-  <StrictMode>
-    <InboxApp />
-  </StrictMode>
-)
-// The build prerenders the first screen into index.html (first-screen.tsx): hydrated, not
-// redrawn. The dev server serves the empty template: rendered.
-if (root.firstElementChild) hydrateRoot(root, app)
-else createRoot(root).render(app)
+document.title = copy.title(inboxEnv.agencyName)
 
-// The app shell offline: registered after the first screen, never in its way. On the prerendered
-// page the app runs after `load` (boot.ts waits for the paint); on the dev server's, before it.
-const registerServiceWorker = () =>
-  void import('virtual:pwa-register').then(({ registerSW }) => registerSW({ immediate: true }))
-if (document.readyState === 'complete') registerServiceWorker()
-else window.addEventListener('load', registerServiceWorker, { once: true })
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <StrictMode>
+    <BrowserRouter>
+      <InboxApp />
+    </BrowserRouter>
+  </StrictMode>,
+)
+
+// The app shell offline, registered once the page has loaded: never in the first screen's way.
+if (document.readyState === 'complete') registerSW({ immediate: true })
+else window.addEventListener('load', () => registerSW({ immediate: true }), { once: true })

@@ -1,10 +1,8 @@
 import { useEffect, useRef, type ReactNode } from 'react'
 
 /**
- * A screen's heading. When the screen replaces another (signed in, verified, unlocked, an inquiry
- * opened), the focused control went with the old screen and focus fell back to the page: it is put
- * here instead, so keyboard and screen-reader users start on the new screen, not at the top. Focus
- * that is still somewhere (a field, a button) is never taken.
+ * A screen's heading, which takes the focus that fell back to the page with the screen it replaced:
+ * keyboard and screen-reader users start on the new screen. Focus still somewhere is never taken.
  */
 export function ScreenHeading({ id, children }: { id: string; children: ReactNode }) {
   const heading = useRef<HTMLHeadingElement>(null)

@@ -52,14 +52,12 @@ export const copy = {
     mismatch: 'The two passphrases are not the same.',
     tooShort: 'Choose a passphrase of at least 10 characters.',
     wrongPassphrase: 'That passphrase does not unlock the key on this device.',
-    forget: 'Remove the key from this device',
     addPasskey: 'Also unlock with a passkey on this device (fingerprint, face or screen lock)',
     passkeyUnlock: 'Unlock with passkey',
     passkeyName: (agency: string) => `${agency} Inbox key`,
     passkeyFailed: 'The passkey did not unlock the key. Try again, or use the passphrase.',
     passkeySetupFailed:
       'This device could not make a passkey that unlocks the key. The key is saved: it unlocks with the passphrase.',
-    /** Passkey first: the passphrase is the fallback, behind this disclosure. */
     usePassphrase: 'Use the passphrase instead',
     forgotPassphrase: 'Forgot your passphrase? Remove the key from this device',
     forgetConfirm:
@@ -121,20 +119,16 @@ export const copy = {
     empty: 'No inquiries.',
     noAccess: 'This account has no access to the inbox.',
     otherKey: (keyId: string) => `Sealed to another key (${keyId}): this device cannot open it.`,
-    /** The inquiry's reference: what the staff alert and the visitor's panel show. */
     reference: (ref: string) => `Ref. ${ref}`,
-    /** Status and due time as two facts, from the 24-hour rule (src/shared/staff-workflow.ts). */
     overdueBy: (span: string) => `Overdue by ${span}`,
     dueIn: (span: string) => `due in ${span}`,
     deletedIn: (span: string) => `deleted in ${span}`,
-    /** A visitor wrote in the thread and nobody has answered yet. */
     awaiting: 'New message',
     search: 'Search the opened inquiries',
     searchHint: 'Searched on this device only: what you type is never sent or kept.',
     statusFilter: 'Status',
     allStatuses: 'All',
     overdueOnly: 'Overdue only',
-    /** How many rows the search and filters leave, of all opened. */
     matching: (count: number, total: number) =>
       count === total ? `${total} inquiries` : `${count} of ${total} inquiries`,
     noMatch: 'No opened inquiry matches.',
@@ -167,7 +161,6 @@ export const copy = {
     copy: 'Copy',
     copied: 'Copied',
     purged: (when: string) => `Closed: the database deletes it by ${when}.`,
-    /** Before "Completed" or "Declined": the purge follows 24 hours after closing. */
     confirmClose: (status: string, when: string) =>
       `Mark it ${status.toLowerCase()}? The database then deletes this inquiry and its conversation by ${when}, on every device. Reopening it before then keeps it.`,
     confirm: (status: string) => `Yes, mark ${status.toLowerCase()}`,
@@ -177,7 +170,6 @@ export const copy = {
   },
   attachments: {
     heading: 'Attachments',
-    none: 'No files attached.',
     download: 'Download',
     downloadLabel: (name: string) => `Download ${name}`,
     noType: 'type not given',
@@ -195,7 +187,6 @@ export const copy = {
       'The file could not be fetched: you are offline or the server cannot be reached. Try again.',
     'not-found': 'The file is no longer stored: it may have been removed with its inquiry.',
     failed: 'The file could not be fetched. Check the connection and try again.',
-    /** A reply's file: sealed by the agency, so the sentences that name the sender say so. */
     reply: {
       opened:
         'Opened on this device and checked: it is the file the agency sent. Saved to your downloads.',
@@ -266,7 +257,6 @@ export const copy = {
     copied: 'Copied',
     none: 'The contact the visitor gave is not an email address, a Telegram username or a phone number.',
   },
-  /** A row's status as staff read it, and the buttons that set it. */
   statuses: {
     new: 'New',
     responded: 'Responded',
@@ -276,7 +266,6 @@ export const copy = {
   },
   lock: 'Lock',
   signOut: 'Sign out',
-  /** The account's own section, at the foot of every signed-in screen, apart from "Lock". */
   account: {
     heading: 'This account',
     signOutHint: 'Sign out ends the session on this device only.',

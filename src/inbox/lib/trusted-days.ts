@@ -1,8 +1,6 @@
 /**
- * How long a trusted device stays signed in ("Keep me signed in on this device"), in days from
- * the password sign-in: the agency's one setting, `VITE_INBOX_TRUSTED_DAYS` at build time
- * (default 30). supabase/config.toml's `[auth.sessions] timebox` says the same to Auth where the
- * plan has it (Pro and up); the inbox enforces it either way.
+ * `VITE_INBOX_TRUSTED_DAYS`: how long a trusted device stays signed in. supabase/config.toml's
+ * `[auth.sessions] timebox` says the same to Auth where the plan has it; the inbox enforces it.
  */
 export const DEFAULT_TRUSTED_DAYS = 30
 export const MAX_TRUSTED_DAYS = 365

@@ -4,6 +4,7 @@
  * `age -d`). README.md beside this file states it in prose; this module is its code.
  */
 import { z } from '../zod'
+import { isAgeRecipient } from '../crypto/recipients'
 import { FILE_LABEL_MAX } from '../files/file-label'
 import { ATTACHMENT_LIMITS, ATTACHMENT_OBJECT_NAME, SHA256_HEX } from './attachments'
 import { LIMITS, submissionFieldsSchema, type SubmissionFields } from './fields'
@@ -41,9 +42,6 @@ export const PAD_BUCKET_BYTES = 1024
 /** The filler: base64url, one byte per character in UTF-8 and nothing JSON escapes. */
 export const FILLER = /^[A-Za-z0-9_-]*$/
 
-/** An age X25519 recipient: `age1` and 58 bech32 characters. */
-export const AGE_RECIPIENT = /^age1[02-9ac-hj-np-z]{58}$/
-
 /** A whole document as it comes out of the ciphertext. */
 export const sealedDocumentSchema = submissionFieldsSchema
   .extend({
@@ -55,7 +53,7 @@ export const sealedDocumentSchema = submissionFieldsSchema
     /** When the visitor pressed Send, ISO 8601 UTC (the browser's clock). */
     submitted_at: z.iso.datetime(),
     /** Version 2 on: where replies are sealed to. Absent from version 1. */
-    reply_to: z.string().regex(AGE_RECIPIENT).optional(),
+    reply_to: z.string().refine(isAgeRecipient).optional(),
     /** Version 3: the sealed files, each in its own object under this document's `id`. */
     attachments: z.array(attachmentSchema).max(ATTACHMENT_LIMITS.files).optional(),
     pad: z.string().regex(FILLER),

@@ -3,7 +3,7 @@
  * of purged inquiries, and day-old uploads whose inquiry never came), through the Storage API with
  * the service role: Supabase forbids deleting storage.objects rows directly, and only Storage
  * removes the files too. Web APIs only: the `attachment-purge` Edge Function runs it in Deno on
- * Supabase, and the local backend runs it in Node (supabase/local/attachment-removal.ts).
+ * Supabase, and the local backend runs it in Node (supabase/local/storage/attachment-removal.ts).
  *
  * Reads the queue with `POST /rest/v1/rpc/pending_attachment_removals` (service_role only), then
  * `DELETE /storage/v1/object/<bucket>` with `{ prefixes }` per bucket, up to 1 000 names a call

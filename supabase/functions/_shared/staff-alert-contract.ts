@@ -22,12 +22,10 @@ export function isStaffAlertEvent(value: unknown): value is StaffAlertEvent {
 }
 
 /**
- * The inquiry's address in the staff inbox: its reference as the only parameter, nothing else
- * (the inbox opens it once signed in and unlocked). Null without an inbox address.
+ * The inquiry's address in the staff inbox, `/inquiries/<reference>`: the reference and nothing
+ * else (the inbox opens it once signed in and unlocked). Null without an inbox address.
  */
 export function inboxLink(inboxUrl: string | undefined, ref: string | null): string | null {
   if (!inboxUrl || !ref) return null
-  const url = new URL(inboxUrl)
-  url.search = new URLSearchParams({ ref }).toString()
-  return url.toString()
+  return new URL(`/inquiries/${encodeURIComponent(ref)}`, inboxUrl).toString()
 }

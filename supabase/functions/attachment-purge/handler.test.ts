@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startLocalBackend, type LocalBackend } from '../../local/local-backend'
-import { objectFile } from '../../local/storage'
+import { objectFile } from '../../local/storage/files'
 import { handleAttachmentPurge } from './handler'
 
 /**

@@ -121,13 +121,15 @@ describe('staff-alert handler', () => {
     await handle(post('{"event":"contact.message","ref":"1a2b3c4d"}'), withInbox)
     const texts = received.map((request) => (request.body as { text: string }).text)
     expect(texts[0]).toBe(
-      'New secure inquiry 1a2b3c4d, answer by 2026-11-23 14:05 UTC\nhttps://inbox.example.com/?ref=1a2b3c4d',
+      'New secure inquiry 1a2b3c4d, answer by 2026-11-23 14:05 UTC\nhttps://inbox.example.com/inquiries/1a2b3c4d',
     )
-    expect(texts[1]).toMatch(/24-hour promise\.\nhttps:\/\/inbox\.example\.com\/\?ref=1a2b3c4d$/)
+    expect(texts[1]).toMatch(
+      /24-hour promise\.\nhttps:\/\/inbox\.example\.com\/inquiries\/1a2b3c4d$/,
+    )
     // No reference, no link.
     expect(texts[2]).not.toContain('inbox.example.com')
     expect(texts[3]).toBe(
-      'New message on secure inquiry 1a2b3c4d: the visitor wrote in the sealed thread.\nhttps://inbox.example.com/?ref=1a2b3c4d',
+      'New message on secure inquiry 1a2b3c4d: the visitor wrote in the sealed thread.\nhttps://inbox.example.com/inquiries/1a2b3c4d',
     )
   })
 

@@ -96,7 +96,7 @@ describe('the staff-alert Edge Function under Deno', () => {
     expect(posted[0]?.path).toBe('/bot123:test-token/sendMessage')
     expect(posted[0]?.body).toMatchObject({ chat_id: '-1001' })
     expect(String(posted[0]?.body.text)).toMatch(
-      /^New secure inquiry 1a2b3c4d, answer by .+ UTC\nhttps:\/\/inbox\.example\.com\/\?ref=1a2b3c4d$/,
+      /^New secure inquiry 1a2b3c4d, answer by .+ UTC\nhttps:\/\/inbox\.example\.com\/inquiries\/1a2b3c4d$/,
     )
   })
 

@@ -1,6 +1,6 @@
 import { jwtVerify, SignJWT, type JWTPayload } from 'jose'
 import { REFUSALS } from './auth-errors'
-import type { SessionRecord, UserRecord } from './auth-store'
+import type { SessionRecord, UserRecord } from './records'
 
 /**
  * Access tokens as GoTrue signs them (HS256 with the project's JWT secret) and carries them:

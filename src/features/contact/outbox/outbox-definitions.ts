@@ -6,6 +6,9 @@
  */
 
 export const OUTBOX_DB_NAME = 'contact-outbox-sealed'
+/** The tabs' and the worker's one message about the counts, and the one sender's lock. */
+export const CHANNEL_NAME = 'contact-outbox'
+export const LOCK_NAME = 'contact-outbox-send'
 
 export type OutboxCounts = { pending: number; needsAttention: number }
 export const NO_COUNTS: OutboxCounts = { pending: 0, needsAttention: 0 }

@@ -1,5 +1,7 @@
 import {
+  CHANNEL_NAME,
   existingDatabases,
+  LOCK_NAME,
   NO_COUNTS,
   OUTBOX_DB_NAME,
   retryDelay,
@@ -37,9 +39,6 @@ export type OutboxEffects = {
 }
 
 export type Outbox = ReturnType<typeof createOutbox>
-
-export const CHANNEL_NAME = 'contact-outbox'
-export const LOCK_NAME = 'contact-outbox-send'
 
 export function createOutbox(effects: OutboxEffects) {
   let snapshot = SERVER_SNAPSHOT

@@ -3,7 +3,7 @@ import { KEY_ID_PATTERN } from '../../../shared/submission/sealed-row'
 import { z } from '../../../shared/zod'
 import { failureMessages } from '../contact-copy'
 import type { SendOutcome } from '../send-to-supabase'
-import { threadFailureMessages, type ThreadFailureReason } from '../send-to-supabase'
+import { threadFailureMessages, type ThreadFailureReason } from '../thread-copy'
 import type { WithLock } from './outbox-lock'
 import { retryDelay, type OutboxCounts } from './outbox-definitions'
 import {

@@ -1,4 +1,4 @@
-import type { DBSchema, IDBPDatabase } from 'idb'
+import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
 import type { SealedRow } from '../../../shared/database-types'
 import { OUTBOX_DB_NAME, type OutboxCounts } from './outbox-definitions'
 import type { FlushResult } from './outbox-flush'
@@ -125,8 +125,6 @@ export type OutboxStore = {
 /** `factory` is for tests (fake-indexeddb's `new IDBFactory()`); the page uses `indexedDB`. */
 export async function openOutboxStore(factory: IDBFactory = indexedDB): Promise<OutboxStore> {
   // idb's openDB always uses the global indexedDB; wrap() is the same with the factory passed in.
-  // Loaded before the request is made, so no event can fire before wrap() listens.
-  const { wrap } = await import('idb')
   const request = factory.open(OUTBOX_DB_NAME, DB_VERSION)
   request.addEventListener('upgradeneeded', () => {
     // Keyed by the row's own id: queuing it twice replaces it instead of copying it.
@@ -214,7 +212,6 @@ const NOTES_STORE = 'delivered'
 export type DeliveryNote = { id: string; queued_at: string }
 
 async function openNotes(factory: IDBFactory) {
-  const { wrap } = await import('idb')
   const request = factory.open(SYNC_NOTES_DB_NAME, 1)
   request.addEventListener('upgradeneeded', () =>
     request.result.createObjectStore(NOTES_STORE, { keyPath: 'id' }),

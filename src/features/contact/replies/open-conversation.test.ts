@@ -17,7 +17,10 @@ import { buildDocument, padDocument, padJson } from '../../../shared/submission/
 import type { ThreadView } from '../../../shared/database-types'
 
 const readThread = vi.fn()
-vi.mock('../send-to-supabase', () => ({ readThread: (token: string) => readThread(token) }))
+vi.mock('../../../lib/backend', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../lib/backend')>()),
+  readThread: (token: string) => readThread(token),
+}))
 const storage = { bucket: '', header: [] as string[], object: '', answer: {} as unknown }
 vi.mock('../../../lib/supabase', () => ({
   supabase: {

@@ -1,11 +1,10 @@
 /**
  * The replies page's crypto chunk, loaded when the visitor presses "Open" (never with the page):
- * reads the receipt, derives its keys, opens the conversation through thread-rpc.ts and each of
+ * reads the receipt, derives its keys, opens the conversation (lib/backend.ts) and each of
  * its messages with the receipt's identity, seals the visitor's follow-ups, and downloads and
  * opens the files of the agency's replies. The identity and the token stay in memory, in what
  * this returns; nothing here logs or stores them.
  */
-import { armor, Decrypter } from 'age-encryption'
 import {
   deriveReceiptKeys,
   readReceipt,
@@ -13,29 +12,27 @@ import {
   type ReceiptProblem,
 } from '../../../shared/conversation/receipt'
 import {
-  CONVERSATION_FILES_BUCKET,
-  MAILBOX_TOKEN_HEADER,
-} from '../../../shared/conversation/reply-files'
-import {
   buildThreadMessage,
   filesOf,
   padThreadMessage,
   parseThreadMessage,
 } from '../../../shared/conversation/thread-message'
-import {
-  downloadRefused,
-  openAndSave,
-  type FileDownloadOutcome,
-} from '../../../shared/files/download-file-browser'
-import { fitsDevice } from '../../../shared/files/open-file'
+import { openAndSave, type FileDownloadOutcome } from '../../../shared/files/download-file-browser'
+import { fitsDevice } from '../../../shared/crypto/open-file'
 import type { ThreadView } from '../../../shared/database-types'
 import {
   parseSealedDocument,
   type SealedAttachment,
 } from '../../../shared/submission/sealed-document'
 import { siteEnv } from '../../../lib/env'
-import { randomFiller, recipientSet, sealText } from '../sealing/seal-submission'
-import { readThread, type ReadOutcome } from '../send-to-supabase'
+import { decryptSealed } from '../../../shared/crypto/open'
+import { SealError } from '../../../shared/crypto/seal-error'
+import { randomFiller, sealText } from '../../../shared/crypto/seal'
+import {
+  downloadReplyFile as fetchReplyFile,
+  readThread,
+  type ReadOutcome,
+} from '../../../lib/backend'
 import type { QueuedThreadMessage } from '../outbox/outbox-store'
 
 /** One message of the thread as the visitor sees it: opened, or not openable with this receipt. */
@@ -99,9 +96,9 @@ export async function openConversation(text: string): Promise<OpenOutcome> {
 }
 
 async function decrypt(sealed: string, identity: string): Promise<string> {
-  const decrypter = new Decrypter()
-  decrypter.addIdentity(identity)
-  return decrypter.decrypt(armor.decode(sealed), 'text')
+  const decrypted = await decryptSealed(sealed, [identity])
+  if ('problem' in decrypted) throw new Error(decrypted.problem)
+  return decrypted.text
 }
 
 /** Opens one row; a row that does not open or does not belong where it is shows as unopenable. */
@@ -131,7 +128,7 @@ async function openMessage(
 /**
  * The visitor's follow-up, sealed to the agency's recipients and the visitor's own (so the receipt
  * reads it back), as the outbox and `add_to_thread` take it. `id` is the draft's, kept across
- * retries. Throws a SealingError (its message a sentence) when it cannot seal.
+ * retries. Throws a SealError when it cannot seal.
  */
 export async function sealFollowUp(
   body: string,
@@ -139,17 +136,18 @@ export async function sealFollowUp(
   id: string,
   now: number,
 ): Promise<QueuedThreadMessage> {
-  const agency = recipientSet(siteEnv.submissionKeys?.recipients ?? [])
+  const agency = siteEnv.submissionKeys?.recipients ?? []
+  if (agency.length === 0) throw new SealError('no-recipients')
   const draft = buildThreadMessage(body, {
     id,
     inquiryId: conversation.inquiryId,
     from: 'visitor',
     now,
   })
-  const sealed = await sealText(
-    padThreadMessage(draft, (length) => randomFiller(length)),
-    [...agency, conversation.keys.recipient],
-  )
+  const sealed = await sealText(padThreadMessage(draft, randomFiller), [
+    ...agency,
+    conversation.keys.recipient,
+  ])
   return { id, mailbox_token: conversation.keys.mailboxToken, sealed }
 }
 
@@ -168,22 +166,11 @@ export async function downloadReplyFile(
 ): Promise<FileDownloadOutcome> {
   if (!fitsDevice(file.size)) return 'too-large'
   if (isOffline()) return 'offline'
-  let ciphertext: Blob
-  try {
-    const { supabase } = await import('../../../lib/supabase')
-    const { data, error } = await supabase.storage
-      .from(CONVERSATION_FILES_BUCKET)
-      .setHeader(MAILBOX_TOKEN_HEADER, conversation.keys.mailboxToken)
-      .download(file.object)
-    if (error || !data) {
-      // The server's words go to the console only; the object's name says nothing of the file.
-      console.error('A reply’s file could not be fetched:', error)
-      return downloadRefused(error)
-    }
-    ciphertext = data
-  } catch (error) {
-    console.error('A reply’s file could not be fetched:', error)
-    return isOffline() ? 'offline' : 'failed'
+  const fetched = await fetchReplyFile(file.object, conversation.keys.mailboxToken)
+  if (fetched.kind !== 'file') {
+    // The server's words go to the console only; the object's name says nothing of the file.
+    console.error('A reply’s file could not be fetched:', fetched.detail)
+    return fetched.kind
   }
-  return openAndSave(ciphertext, [conversation.keys.identity], file)
+  return openAndSave(fetched.ciphertext, [conversation.keys.identity], file)
 }

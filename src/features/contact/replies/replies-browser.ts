@@ -1,9 +1,9 @@
+import { loadBackend, notLoaded } from '../../../lib/load-backend'
 import { outbox } from '../outbox/use-outbox'
 import type { RepliesDependencies } from './replies-reader'
 
 // Loaded when the visitor presses "Open": the crypto, the Supabase client, the thread's calls.
 const crypto = () => import('./open-conversation')
-const rpc = () => import('../send-to-supabase')
 
 /**
  * What /replies uses in the browser: the crypto chunk (which also fetches and opens a reply's
@@ -18,7 +18,7 @@ export const browserRepliesDependencies: RepliesDependencies = {
   },
   followUp: (conversation) => ({
     seal: async (body, id, now) => (await crypto()).sealFollowUp(body, conversation, id, now),
-    send: async (message) => (await rpc()).sendThreadMessage(message),
+    send: (message) => loadBackend().then(({ addToThread }) => addToThread(message), notLoaded),
     enqueue: (item) => outbox.enqueue(item),
     isOnline: () => navigator.onLine,
   }),

@@ -1,12 +1,17 @@
-import { REQUIRED_FIELDS_MESSAGE, failureMessages, submitToasts } from '../contact-copy'
+import {
+  REQUIRED_FIELDS_MESSAGE,
+  failureMessages,
+  sealingFailure,
+  submitToasts,
+} from '../contact-copy'
 import type { OutboxFailureReason } from '../outbox/outbox-flush'
 import type { OutboxItem, QueuedThreadMessage } from '../outbox/outbox-store'
 import type { SendOutcome } from '../send-to-supabase'
-import { threadFailureMessages } from '../send-to-supabase'
+import { threadFailureMessages } from '../thread-copy'
 
 /** What "Send securely" on /replies needs: seal, send, queue, and whether the browser is online. */
 export type FollowUpDependencies = {
-  /** Seals the body (with the draft's id, kept across retries); throws a SealingError. */
+  /** Seals the body (with the draft's id, kept across retries); throws a SealError. */
   seal: (body: string, id: string, now: number) => Promise<QueuedThreadMessage>
   send: (message: QueuedThreadMessage) => Promise<SendOutcome<OutboxFailureReason>>
   enqueue: (item: OutboxItem) => Promise<void>
@@ -38,11 +43,7 @@ export async function sendFollowUp(
   try {
     message = await deps.seal(body, id, Date.now())
   } catch (error) {
-    const text =
-      error instanceof Error && error.name === 'SealingError'
-        ? error.message
-        : submitToasts.notSealed
-    return { kind: 'failed', message: text, detail: error }
+    return { kind: 'failed', message: sealingFailure(error), detail: error }
   }
   if (deps.isOnline()) {
     const outcome = await deps.send(message)

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { SmartLink } from '../../../components/action-link'
 import { ChannelIcon } from '../../../components/channel-icon'
 import { keyDnsName, sealingKey } from '../../../content/sealing-key'
-import { shortRecipient } from '../../../lib/age-recipient'
+import { shortRecipient } from '../../../shared/crypto/recipients'
 import { siteEnv, type SubmissionKeys } from '../../../lib/env'
 import { keyFingerprint, keySetId } from '../../../shared/submission/sealed-row'
 

@@ -4,18 +4,16 @@
  * pages never load it; the service worker precaches it like every other asset, so sealing works
  * offline.
  */
-import { SealingError } from './sealing-error'
-
 type Sealer = typeof import('./seal-submission')
 
 let sealer: Promise<Sealer> | undefined
 
-/** Loads the sealing module once. Rejects with a SealingError ('unavailable') if it cannot load. */
+/** Loads the sealing module once; rejects with the network's error if it cannot load. */
 export function loadSealer(): Promise<Sealer> {
   sealer ??= import('./seal-submission').catch((cause: unknown) => {
     // Forget the failure, so the next attempt (back online, say) tries the network again.
     sealer = undefined
-    throw new SealingError('unavailable', { cause })
+    throw cause
   })
   return sealer
 }

@@ -3,7 +3,7 @@
 import { Decrypter, armor, generateIdentity, identityToRecipient } from 'age-encryption'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { deriveReceiptKeys, readReceipt } from '../../../shared/conversation/receipt'
-import { loadWasmSealEngine } from '../../../shared/files/load-wasm-seal-engine'
+import { loadWasmSealEngine } from '../../../shared/crypto/load-wasm-seal-engine'
 import { LIMITS } from '../../../shared/submission/fields'
 import { keySetId } from '../../../shared/submission/sealed-row'
 import { DRAFT, TEST_RECEIPT } from '../contact-test-fixtures'
@@ -11,9 +11,9 @@ import { preloadFileSealing, sealInquiry } from './seal-submission'
 
 // The real loader, each engine it gives recording which engine sealed a chunk.
 const sealedBy = vi.hoisted(() => [] as string[])
-vi.mock('../../../shared/files/load-wasm-seal-engine', async (importOriginal) => {
+vi.mock('../../../shared/crypto/load-wasm-seal-engine', async (importOriginal) => {
   const actual =
-    await importOriginal<typeof import('../../../shared/files/load-wasm-seal-engine')>()
+    await importOriginal<typeof import('../../../shared/crypto/load-wasm-seal-engine')>()
   return {
     loadWasmSealEngine: vi.fn(async () => {
       const engine = await actual.loadWasmSealEngine()
@@ -189,7 +189,7 @@ describe('sealInquiry', () => {
       sealInquiry({ ...draft, files }, [agency.recipient], null, [], (bytes) => {
         sealedBytes += bytes
       }),
-    ).rejects.toMatchObject({ name: 'SealingError', reason: 'too-long' })
+    ).rejects.toMatchObject({ name: 'SealError', reason: 'too-long' })
     expect(sealedBytes).toBe(0)
     // The same brief with the files renamed goes.
     const renamed = files.map((file, index) => new File([file], `deck-${index}.pdf`))

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { NIGHT_OWL } from '../../../shared/submission/submission-test-fixtures'
 import { keySetId } from '../../../shared/submission/sealed-row'
 import { sealSubmission, preload } from './seal-submission'
-import { SealingError } from './sealing-error'
+import { SealError } from '../../../shared/crypto/seal-error'
 
 const submission = NIGHT_OWL
 
@@ -76,18 +76,18 @@ describe('sealSubmission', () => {
 })
 
 describe('sealing fails closed', () => {
-  async function failure(run: () => Promise<unknown>): Promise<SealingError> {
+  async function failure(run: () => Promise<unknown>): Promise<SealError> {
     const error = await run().then(
       () => {
-        throw new Error('expected a SealingError')
+        throw new Error('expected a SealError')
       },
       (caught: unknown) => caught,
     )
-    expect(error).toBeInstanceOf(SealingError)
-    const sealingError = error as SealingError
+    expect(error).toBeInstanceOf(SealError)
+    const sealError = error as SealError
     // The visitor's words never travel in an error.
-    expect(sealingError.message).not.toContain(submission.message)
-    return sealingError
+    expect(sealError.message).not.toContain(submission.message)
+    return sealError
   }
 
   it('refuses to seal without Web Crypto', async () => {

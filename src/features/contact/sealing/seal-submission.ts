@@ -6,7 +6,6 @@
  * What is sealed, and the row that results, are the sealed submission's contract
  * (src/shared/submission/README.md): this module only encrypts.
  */
-import { Encrypter, armor } from 'age-encryption'
 import {
   deriveReceiptKeys,
   generateReceipt,
@@ -19,99 +18,31 @@ import {
   type SealedAttachment,
   type SubmissionDocument,
 } from '../../../shared/submission/sealed-document'
-import { isAgeArmor, keySetId, SEALED_MAX_CHARS } from '../../../shared/submission/sealed-row'
+import { keySetId } from '../../../shared/submission/sealed-row'
 import { attachmentObjectName } from '../../../shared/submission/attachments'
 import type { InquiryDraft, SealedFile, SealedInquiry } from '../submit-contact'
-import { FileSealError, sealFile } from '../../../shared/files/seal-file'
+import { recipientSet } from '../../../shared/crypto/recipients'
+import { randomFiller, sealText, webCrypto } from '../../../shared/crypto/seal'
+import { sealFile } from '../../../shared/crypto/seal-file'
 import { listedFileName, listedFileType } from '../../../shared/files/file-label'
-import { loadWasmSealEngine } from '../../../shared/files/load-wasm-seal-engine'
-import { SealingError } from './sealing-error.ts'
-
-function webCrypto(): Crypto {
-  const crypto = globalThis.crypto as Crypto | undefined
-  // `crypto.subtle` is missing outside secure contexts; age needs random bytes, key_id needs SHA-256.
-  if (
-    typeof crypto?.getRandomValues !== 'function' ||
-    typeof crypto.subtle?.digest !== 'function'
-  ) {
-    throw new SealingError('no-webcrypto')
-  }
-  return crypto
-}
-
-/**
- * An X25519 recipient as age itself reads it. Not the configuration's checker (lib/age-recipient):
- * importing it here would split it into a chunk of its own that every page then preloads.
- */
-export function isSealableRecipient(recipient: unknown): recipient is string {
-  // The shape keeps out post-quantum and plugin recipients (longer) and uppercase spellings.
-  if (typeof recipient !== 'string' || !/^age1[0-9a-z]{58}$/.test(recipient)) return false
-  try {
-    new Encrypter().addRecipient(recipient)
-    return true
-  } catch {
-    return false
-  }
-}
-
-/** The recipient set, checked and de-duplicated (keySetId sorts it for the key_id). */
-export function recipientSet(recipients: readonly string[]): string[] {
-  if (recipients.length === 0) throw new SealingError('no-recipients')
-  if (!recipients.every(isSealableRecipient)) throw new SealingError('invalid-recipient')
-  return [...new Set(recipients)]
-}
-
-export function randomFiller(length: number, crypto: Crypto = webCrypto()): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(Math.ceil((length * 3) / 4) + 3))
-  // base64url: one byte per character in UTF-8 and nothing JSON needs to escape, so the filler
-  // adds exactly `length` bytes to the document.
-  const base64 = btoa(String.fromCharCode(...bytes))
-  return base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '').slice(0, length)
-}
+import { loadWasmSealEngine } from '../../../shared/crypto/load-wasm-seal-engine'
 
 /**
  * Seals a submission to every recipient of the agency's set (two or more during a key rotation, or
  * with an escrow key) and to the visitor's own `reply_to`, so the receipt reads the inquiry back.
  * The row's key_id stays the agency set's: the database knows that set, never the visitor's key.
- * Resolves to the row to insert, or throws a SealingError: it never returns plaintext.
+ * Resolves to the row to insert, or throws a SealError: it never returns plaintext.
  */
 export async function sealSubmission(
   doc: SubmissionDocument,
   recipients: readonly string[],
 ): Promise<SealedRow> {
   const recipientsInSet = recipientSet(recipients)
-  if (!isSealableRecipient(doc.reply_to)) throw new SealingError('encrypt-failed')
   const crypto = webCrypto()
   const key_id = await keySetId(recipientsInSet)
   const plaintext = padDocument(doc, (length) => randomFiller(length, crypto))
   const sealed = await sealText(plaintext, [...recipientsInSet, doc.reply_to])
   return { id: doc.id, key_id, sealed }
-}
-
-/**
- * Encrypts `plaintext` to `recipients` (already checked) as an age armor, or throws a
- * SealingError. Every sealed thing (an inquiry, a follow-up) leaves through here.
- */
-export async function sealText(plaintext: string, recipients: readonly string[]): Promise<string> {
-  const encrypter = new Encrypter()
-  try {
-    for (const recipient of new Set(recipients)) encrypter.addRecipient(recipient)
-  } catch (cause) {
-    throw new SealingError('invalid-recipient', { cause })
-  }
-  let sealed: string
-  try {
-    sealed = armor.encode(await encrypter.encrypt(plaintext))
-  } catch (cause) {
-    throw new SealingError('encrypt-failed', { cause })
-  }
-  if (sealed.length > SEALED_MAX_CHARS) throw new SealingError('too-long')
-  // Belt and braces for the one promise that matters: what leaves here is an age armor, one the
-  // database will take.
-  if (!isAgeArmor(sealed)) {
-    throw new SealingError('encrypt-failed')
-  }
-  return sealed
 }
 
 /** `\x` and 64 hex characters: how PostgREST takes a bytea, for `mailbox_hash`. */
@@ -178,11 +109,6 @@ async function sealFiles(
     const object = attachmentObjectName(draft.id, crypto.randomUUID())
     const { ciphertext, size, sha256 } = await sealFile(file, recipients, onSealedBytes, {
       engine,
-    }).catch((error: unknown) => {
-      // The visitor's sentence for the same reason (sealing-error.ts).
-      throw error instanceof FileSealError
-        ? new SealingError(error.reason, { cause: error })
-        : error
     })
     sealed.push({
       source: file,

@@ -3,14 +3,11 @@ import { copy } from '../../content/copy'
 import { CONVERSATION_FILES_BUCKET } from '../../../shared/conversation/reply-files'
 import { ATTACHMENTS_BUCKET, formatBytes } from '../../../shared/submission/attachments'
 import type { SealedAttachment } from '../../../shared/submission/sealed-document'
-import type { DownloadOutcome } from './download-attachment'
+import type { FileDownloadOutcome } from '../../../shared/files/download-file-browser'
+import { downloadAttachment } from './download-attachment'
 
-type FileState = 'working' | DownloadOutcome
+type FileState = 'working' | FileDownloadOutcome
 
-/**
- * The files a visitor sealed with the inquiry: name, type and size, as the sealed document says
- * (nothing else knows them), each with "Download": fetched, opened and checked on this device.
- */
 export function AttachmentList({
   attachments,
   identities,
@@ -21,19 +18,11 @@ export function AttachmentList({
   return (
     <section className="attachments" aria-labelledby="attachments-heading">
       <h2 id="attachments-heading">{copy.attachments.heading}</h2>
-      {attachments.length === 0 ? (
-        <p>{copy.attachments.none}</p>
-      ) : (
-        <FileList attachments={attachments} identities={identities} bucket={ATTACHMENTS_BUCKET} />
-      )}
+      <FileList attachments={attachments} identities={identities} bucket={ATTACHMENTS_BUCKET} />
     </section>
   )
 }
 
-/**
- * Sealed files listed with "Download" each: an inquiry's (from the form's bucket), or a message's
- * in the conversation (from its own bucket, named by the list's `label`).
- */
 export function FileList({
   attachments,
   identities,
@@ -56,7 +45,6 @@ export function FileList({
   async function download(attachment: SealedAttachment) {
     set(attachment.object, 'working')
     try {
-      const { downloadAttachment } = await import('./download-attachment')
       set(attachment.object, await downloadAttachment(attachment, identities, bucket))
     } catch (error) {
       console.error('inbox: attachment could not be opened', error)

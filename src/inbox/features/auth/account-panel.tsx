@@ -1,23 +1,20 @@
 import { useState, type FormEvent } from 'react'
 import { copy } from '../../content/copy'
 import { Field } from '../../components/field'
-import { supabase } from '../../lib/supabase-client'
 import { MIN_PASSWORD_LENGTH, passwordProblem } from './password-rules'
+import { changePassword } from './session'
 
-const PROBLEMS = {
+const PROBLEMS: Record<string, string> = {
   mismatch: copy.account.mismatch,
   'too-short': copy.account.tooShort(MIN_PASSWORD_LENGTH),
   'too-long': copy.account.tooLong,
-} as const
-
-const REFUSALS: Record<string, string> = {
+  // Auth's refusals, by their code.
   insufficient_aal: copy.account.needsCode,
   weak_password: copy.account.tooShort(MIN_PASSWORD_LENGTH),
   validation_failed: copy.account.tooLong,
   same_password: copy.account.same,
 }
 
-/** A new password for the account (at aal2, as Auth requires once a second factor is set). */
 function PasswordChange() {
   const [message, setMessage] = useState<{ text: string; failed: boolean } | null>(null)
   const [busy, setBusy] = useState(false)
@@ -27,18 +24,15 @@ function PasswordChange() {
     const formElement = event.currentTarget
     const form = new FormData(formElement)
     const password = String(form.get('new-password') ?? '')
-    const problem = passwordProblem(password, String(form.get('repeat-password') ?? ''))
-    if (problem) return setMessage({ text: PROBLEMS[problem], failed: true })
     setBusy(true)
     setMessage(null)
-    const { error } = await supabase.auth.updateUser({ password })
+    const problem =
+      passwordProblem(password, String(form.get('repeat-password') ?? '')) ??
+      (await changePassword(password))
     setBusy(false)
-    if (!error) {
-      formElement.reset()
-      return setMessage({ text: copy.account.changed, failed: false })
-    }
-    console.error('inbox: password change failed', error)
-    setMessage({ text: REFUSALS[error.code ?? ''] ?? copy.account.failed, failed: true })
+    if (problem) return setMessage({ text: PROBLEMS[problem] ?? copy.account.failed, failed: true })
+    formElement.reset()
+    setMessage({ text: copy.account.changed, failed: false })
   }
 
   return (
@@ -64,10 +58,7 @@ function PasswordChange() {
   )
 }
 
-/**
- * The account's own section at the foot of the page, apart from "Lock" (in the header): sign out
- * here, sign out everywhere (every session of the account), and, at aal2, change the password.
- */
+/** Apart from "Lock" in the header: another place, another style. */
 export function AccountPanel({
   aal2,
   onSignOut,

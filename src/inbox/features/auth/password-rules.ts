@@ -5,7 +5,6 @@ export const MAX_PASSWORD_BYTES = 72
 
 export type PasswordProblem = 'mismatch' | 'too-short' | 'too-long'
 
-/** What is wrong with a new password before Auth is asked, or null. */
 export function passwordProblem(password: string, repeat: string): PasswordProblem | null {
   if (password !== repeat) return 'mismatch'
   if (password.length < MIN_PASSWORD_LENGTH) return 'too-short'
@@ -13,7 +12,7 @@ export function passwordProblem(password: string, repeat: string): PasswordProbl
   return null
 }
 
-/** The setup key in groups of four, as authenticator apps print it: easier to read and type. */
+/** The setup key in groups of four, as authenticator apps print it. */
 export function keyGroups(secret: string): string[] {
   return secret.match(/.{1,4}/g) ?? []
 }

@@ -1,85 +1,53 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { copy } from '../../content/copy'
 import { Field } from '../../components/field'
-import { supabase } from '../../lib/supabase-client'
 import { ScreenHeading } from '../../components/screen-heading'
 import { keyGroups } from './password-rules'
-
-type Enrolment = { factorId: string; qrCode: string; secret: string; uri: string }
+import { totpFactor, verifyCode, type Factor } from './session'
 
 const AUTH_JS_SVG_PREFIX = 'data:image/svg+xml;utf-8,'
 
-/**
- * The QR code as an image address. auth-js hands Auth's SVG over as `data:image/svg+xml;utf-8,`
- * followed by the markup unescaped, so a `#` in it (a colour such as `#000000`) ends the address
- * there and the browser shows a broken image; escaped, it draws whatever the SVG holds.
- */
-export function qrCodeImage(qrCode: string): string {
+/** auth-js hands Auth's SVG over unescaped: a `#` in it (a colour) would end the address. */
+function qrCodeImage(qrCode: string): string {
   if (!qrCode.startsWith(AUTH_JS_SVG_PREFIX)) return qrCode
   const svg = qrCode.slice(AUTH_JS_SVG_PREFIX.length)
   return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`
 }
 
 /**
- * The second factor: enrol TOTP the first time (QR code as Auth draws it; on a phone, the
- * otpauth:// link that opens the authenticator app, and the setup key in groups of four with
- * "Copy"), otherwise the code of the verified factor. Ends with an aal2 session.
+ * TOTP: enrolled the first time, then asked for. On a phone the QR code is on the screen that
+ * should scan it: the otpauth:// link opens the app instead, or the setup key is copied.
  */
-export function SecondFactor({ onVerified }: { onVerified: () => void }) {
-  const [factorId, setFactorId] = useState<string | null>(null)
-  const [enrolment, setEnrolment] = useState<Enrolment | null>(null)
+export function SecondFactor() {
+  const [factor, setFactor] = useState<Factor | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const [copied, setCopied] = useState<string | null>(null)
 
-  async function copyKey(secret: string) {
-    try {
-      await navigator.clipboard.writeText(secret)
-      setCopied(copy.code.copied)
-    } catch {
-      setCopied(copy.code.copyFailed)
-    }
-  }
-
   useEffect(() => {
-    let cancelled = false
-    void (async () => {
-      const { data, error: failure } = await supabase.auth.mfa.listFactors()
-      if (failure) return setError(copy.unexpected)
-      const verified = data.totp[0]
-      if (verified) return !cancelled && setFactorId(verified.id)
-      // Leftovers of an enrolment never finished would block a new one: remove them first.
-      for (const factor of data.all.filter((found) => found.status === 'unverified'))
-        await supabase.auth.mfa.unenroll({ factorId: factor.id })
-      const enrolled = await supabase.auth.mfa.enroll({ factorType: 'totp' })
-      if (enrolled.error) return setError(copy.unexpected)
-      if (cancelled) return
-      setFactorId(enrolled.data.id)
-      setEnrolment({
-        factorId: enrolled.data.id,
-        qrCode: enrolled.data.totp.qr_code,
-        secret: enrolled.data.totp.secret,
-        uri: enrolled.data.totp.uri,
-      })
-    })()
+    let live = true
+    void totpFactor().then((found) => {
+      if (!live) return
+      setFactor(found)
+      if (found.kind === 'failed') setError(copy.unexpected)
+    })
     return () => {
-      cancelled = true
+      live = false
     }
   }, [])
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    if (!factorId) return
+    if (!factor || factor.kind === 'failed') return
     const code = String(new FormData(event.currentTarget).get('code') ?? '').replace(/\s/g, '')
     setBusy(true)
     setError(null)
-    const { error: failure } = await supabase.auth.mfa.challengeAndVerify({ factorId, code })
+    const refusal = await verifyCode(factor.factorId, code)
     setBusy(false)
-    if (!failure) return onVerified()
-    console.error('inbox: verification failed', failure)
-    setError(failure.status === 429 ? copy.signIn.tooMany : copy.code.wrong)
+    if (refusal) setError(refusal === 'too-many' ? copy.signIn.tooMany : copy.code.wrong)
   }
 
+  const enrolment = factor?.kind === 'enrol' ? factor : null
   return (
     <form onSubmit={(event) => void submit(event)} className="card" aria-labelledby="code-heading">
       <ScreenHeading id="code-heading">
@@ -95,8 +63,6 @@ export function SecondFactor({ onVerified }: { onVerified: () => void }) {
             width={200}
             height={200}
           />
-          {/* On a phone the QR code is on the screen that should scan it: the app opens from
-              the otpauth:// link instead, or takes the key pasted. */}
           <a className="button" href={enrolment.uri}>
             {copy.code.openApp}
           </a>
@@ -109,7 +75,15 @@ export function SecondFactor({ onVerified }: { onVerified: () => void }) {
             </code>
           </p>
           <p className="actions">
-            <button type="button" onClick={() => void copyKey(enrolment.secret)}>
+            <button
+              type="button"
+              onClick={() =>
+                void navigator.clipboard.writeText(enrolment.secret).then(
+                  () => setCopied(copy.code.copied),
+                  () => setCopied(copy.code.copyFailed),
+                )
+              }
+            >
               {copy.code.copyKey}
             </button>
             <span role="status">{copied}</span>
@@ -125,7 +99,7 @@ export function SecondFactor({ onVerified }: { onVerified: () => void }) {
         required
       />
       {error && <p role="alert">{error}</p>}
-      <button type="submit" disabled={busy || !factorId}>
+      <button type="submit" disabled={busy || !factor || factor.kind === 'failed'}>
         {copy.code.submit}
       </button>
     </form>

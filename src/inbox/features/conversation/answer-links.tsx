@@ -2,11 +2,6 @@ import { useState } from 'react'
 import { copy } from '../../content/copy'
 import { answerLink, firstMessage } from './channel-links'
 
-/**
- * "Answer on Telegram / WhatsApp / email": the visitor's channel, opened with a first message that
- * quotes the reference (where the channel takes one), or that message to copy (Telegram). Outside
- * the seal, so it carries the greeting and the reference only.
- */
 export function AnswerLinks({
   contact,
   reference,

@@ -1,15 +1,10 @@
-/**
- * The visitor's contact as a channel the inbox can open: email, Telegram or WhatsApp. The first
- * message the agency sends on it is a greeting that quotes the inquiry's reference and nothing
- * else: whatever leaves the seal (a `wa.me` text, a `mailto:` subject and body) must not carry the
- * brief, the name, or anything else the visitor wrote.
- */
+// Whatever leaves the seal (a `wa.me` text, a `mailto:` subject and body) carries the greeting
+// and the reference only: never the brief, the name, or anything else the visitor wrote.
 
 export type Channel = 'email' | 'telegram' | 'whatsapp'
 
 export type ContactChannel = { channel: Channel; href: string }
 
-/** The answer's opening line: the agency's greeting and the reference the visitor was shown. */
 export type FirstMessage = { subject: string; body: string }
 
 export function firstMessage(agencyName: string, reference: string): FirstMessage {
@@ -37,10 +32,8 @@ export function contactChannel(contact: string): ContactChannel | null {
 }
 
 /**
- * The link that answers on the visitor's channel, with the first message where the channel takes
- * one: `mailto:` a subject and a body, `wa.me` a text. Telegram's `t.me/<name>` takes none (its
- * share link would ask whom to send to): the inbox offers the message to copy instead
- * (`copyText`).
+ * The link that answers on the visitor's channel with the first message. Telegram's
+ * `t.me/<name>` takes none (its share link would ask whom to send to): `copyText` instead.
  */
 export function answerLink(
   contact: string,

@@ -2,7 +2,7 @@
  * A reply's files, from the picked File to stored ciphertext: each sealed as a stream with
  * sealFile to exactly the reply's recipients (the visitor's reply_to and the agency's), named
  * `<inquiry>/<reply id>/<random uuid>`, and uploaded into the conversation's bucket with the staff
- * session by the uploader the site's form uses (src/shared/files/upload-files.ts: one standard
+ * session by the uploader the site's form uses (src/shared/api/storage.ts: one standard
  * upload up to 6 MB, tus-js-client above, in 6 MB chunks). Loaded only when a reply has files, so
  * age's stream code and tus-js-client never load with an inquiry.
  *
@@ -11,9 +11,8 @@
  * remembered across visits (nothing about a reply is written to the inbox's storage); a cut one
  * is retried by tus-js-client within the call.
  */
-import { sealFile, type FileSeal } from '../../../shared/files/seal-file'
-import { uploadFiles, type UploadProgress } from '../../../shared/files/upload-files'
-import type { UploadOutcome } from '../../../shared/files/upload-outcome'
+import { sealFile, type FileSeal } from '../../../shared/crypto/seal-file'
+import { uploadFiles, type UploadOutcome, type UploadProgress } from '../../../shared/api/storage'
 import {
   CONVERSATION_FILES_BUCKET,
   replyFileObjectName,
@@ -22,8 +21,6 @@ import { listedFileName, listedFileType } from '../../../shared/files/file-label
 import type { SealedAttachment } from '../../../shared/submission/sealed-document'
 import { inboxEnv } from '../../lib/inbox-env'
 import { supabase } from '../../lib/supabase-client'
-
-export { FileSealError } from '../../../shared/files/seal-file'
 
 /** One picked file of a draft, sealed, and whether its ciphertext is stored. */
 export type PreparedFile = {
@@ -35,7 +32,7 @@ export type PreparedFile = {
 
 /**
  * Seals each of `files` not sealed before for this draft (`earlier`, matched by the File itself),
- * one after the other, to `recipients`. Throws FileSealError when a file cannot be read or sealed.
+ * one after the other, to `recipients`. Throws a SealError when a file cannot be read or sealed.
  */
 export async function prepareReplyFiles(
   files: readonly File[],
@@ -74,12 +71,11 @@ export async function prepareReplyFiles(
  */
 export async function uploadReplyFiles(
   files: readonly PreparedFile[],
+  bearer: string | null,
   onProgress?: UploadProgress,
 ): Promise<UploadOutcome> {
   const pending = files.filter((file) => !file.stored)
   if (pending.length === 0) return { kind: 'delivered' }
-  const { data } = await supabase.auth.getSession()
-  const bearer = data.session?.access_token
   if (!bearer) return { kind: 'refused', reason: 'fileRefused', detail: 'no staff session' }
   return uploadFiles(
     pending.map((file) => ({ object: file.attachment.object, ciphertext: file.ciphertext })),

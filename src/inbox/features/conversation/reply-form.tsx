@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query'
 import { useId, useRef, useState, type FormEvent } from 'react'
 import { copy } from '../../content/copy'
 import { THREAD_MESSAGE_MAX } from '../../../shared/conversation/thread-message'
@@ -7,9 +8,10 @@ import {
   formatBytes,
   type AttachmentProblem,
 } from '../../../shared/submission/attachments'
-import type { ReplyDraft, ReplyOutcome, ReplyProgress } from './use-thread'
+import type { Inquiry } from '../inquiries/inquiry'
+import { sendReply, type ReplyDraft, type ReplyProblem, type ReplyProgress } from './send-reply'
 
-const OUTCOMES: Record<Exclude<ReplyOutcome, 'sent'>, string> = {
+const PROBLEMS: Record<ReplyProblem, string> = {
   offline: copy.conversation.offline,
   closed: copy.conversation.refusedClosed,
   failed: copy.conversation.failed,
@@ -33,82 +35,76 @@ function problemText(problem: AttachmentProblem): string {
   }
 }
 
-function progressText(progress: ReplyProgress): string {
-  return progress.phase === 'sealing'
-    ? copy.conversation.sealingFiles
-    : copy.conversation.uploading(formatBytes(progress.sent), formatBytes(progress.total))
-}
+type Status =
+  | { kind: 'idle' }
+  | { kind: 'sending'; progress: ReplyProgress | null }
+  | { kind: 'sent' }
+  | { kind: 'problem'; text: string }
+
+const newDraft = (): ReplyDraft & { tried: boolean } => ({
+  id: crypto.randomUUID(),
+  prepared: [],
+  tried: false,
+})
 
 /**
- * "Reply", its files and "Send sealed reply". The reply's id is made once per draft and kept until
- * it is stored, so a retry after a lost answer is the same message (the database says it has it)
- * and reuses what was already sealed and stored. Changing the files after a try starts a new
- * draft: a file taken off the list must not sit in the folder of the reply that gets stored.
- * Files past the limits stay listed with a sentence, and Send refuses until it is fixed; what was
- * typed and picked stays until the reply is stored, whatever went wrong.
+ * The draft, the text and the files live until the reply is stored, whatever went wrong. Changing
+ * the files after a try starts a new draft: a file taken off the list must not sit in the folder
+ * of the reply that gets stored.
  */
 export function ReplyForm({
-  onSend,
+  inquiry,
+  replyTo,
+  onSent,
 }: {
-  onSend: (
-    draft: ReplyDraft,
-    onProgress: (progress: ReplyProgress) => void,
-  ) => Promise<ReplyOutcome>
+  inquiry: Inquiry
+  replyTo: string
+  onSent: (inquiry: Inquiry) => void
 }) {
+  const client = useQueryClient()
   const fieldsId = useId()
   const [body, setBody] = useState('')
   const [files, setFiles] = useState<readonly File[]>([])
-  const [sending, setSending] = useState(false)
-  const [progress, setProgress] = useState<ReplyProgress | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
-  const [sent, setSent] = useState(false)
-  const draftId = useRef<string | null>(null)
-  const tried = useRef(false)
+  const [status, setStatus] = useState<Status>({ kind: 'idle' })
+  const draft = useRef(newDraft())
   const picker = useRef<HTMLInputElement>(null)
   const filesProblem = checkAttachments(files)
+  const sending = status.kind === 'sending'
   const hintId = `${fieldsId}-files-hint`
   const filesProblemId = `${fieldsId}-files-problem`
 
   function changeFiles(next: readonly File[]) {
     setFiles(next)
-    setSent(false)
-    if (tried.current) {
-      draftId.current = null
-      tried.current = false
-    }
+    setStatus((shown) => (shown.kind === 'sent' ? { kind: 'idle' } : shown))
+    if (draft.current.tried) draft.current = newDraft()
   }
 
   async function submit(event: FormEvent) {
     event.preventDefault()
-    setSent(false)
-    if (body.trim() === '') {
-      setProblem(copy.conversation.empty)
-      return
-    }
+    if (body.trim() === '') return setStatus({ kind: 'problem', text: copy.conversation.empty })
     if (filesProblem) {
-      setProblem(problemText(filesProblem))
-      picker.current?.focus()
-      return
+      setStatus({ kind: 'problem', text: problemText(filesProblem) })
+      return picker.current?.focus()
     }
-    setProblem(null)
-    setSending(true)
-    draftId.current ??= crypto.randomUUID()
-    tried.current = files.length > 0
-    const outcome = await onSend({ body, id: draftId.current, files }, setProgress).finally(() => {
-      setSending(false)
-      setProgress(null)
-    })
-    if (outcome === 'sent') {
-      draftId.current = null
-      tried.current = false
-      setBody('')
-      setFiles([])
-      setSent(true)
-    } else {
-      setProblem(OUTCOMES[outcome])
+    setStatus({ kind: 'sending', progress: null })
+    draft.current.tried = files.length > 0
+    const outcome = await sendReply(
+      draft.current,
+      { inquiryId: inquiry.id, replyTo, body, files },
+      (progress) => setStatus({ kind: 'sending', progress }),
+    )
+    if (outcome.kind === 'not-sent') {
+      return setStatus({ kind: 'problem', text: PROBLEMS[outcome.problem] })
     }
+    draft.current = newDraft()
+    setBody('')
+    setFiles([])
+    setStatus({ kind: 'sent' })
+    onSent({ ...inquiry, ...outcome.stamped, overdue: false })
+    void client.invalidateQueries({ queryKey: ['thread', inquiry.id] })
   }
 
+  const progress = status.kind === 'sending' ? status.progress : null
   return (
     <form className="reply" onSubmit={(event) => void submit(event)} noValidate>
       <label>
@@ -171,9 +167,15 @@ export function ReplyForm({
       <button type="submit" disabled={sending}>
         {sending ? copy.conversation.sending : copy.conversation.send}
       </button>
-      {progress && <p role="status">{progressText(progress)}</p>}
-      {problem && <p role="alert">{problem}</p>}
-      {sent && <p role="status">{copy.conversation.sent}</p>}
+      {progress && (
+        <p role="status">
+          {progress.phase === 'sealing'
+            ? copy.conversation.sealingFiles
+            : copy.conversation.uploading(formatBytes(progress.sent), formatBytes(progress.total))}
+        </p>
+      )}
+      {status.kind === 'problem' && <p role="alert">{status.text}</p>}
+      {status.kind === 'sent' && <p role="status">{copy.conversation.sent}</p>}
     </form>
   )
 }

@@ -7,7 +7,7 @@ import { listedFileName } from '../../../shared/files/file-label'
 import { buildThreadMessage, filesOf } from '../../../shared/conversation/thread-message'
 import { ATTACHMENT_LIMITS } from '../../../shared/submission/attachments'
 import { isAgeArmor, SEALED_MAX_CHARS } from '../../../shared/submission/sealed-row'
-import { ReplySealingError, sealReply } from './seal-reply'
+import { sealReply } from './seal-reply'
 import { openThreadMessage, type ThreadRow } from './thread'
 
 const inquiryId = crypto.randomUUID()
@@ -64,12 +64,12 @@ describe('sealReply', () => {
       from: 'agency',
       now: NOW,
     })
-    await expect(sealReply(draft, { replyTo: visitor.recipient, agency: [] })).rejects.toEqual(
-      new ReplySealingError('no-agency-recipients'),
-    )
+    await expect(
+      sealReply(draft, { replyTo: visitor.recipient, agency: [] }),
+    ).rejects.toMatchObject({ name: 'SealError', reason: 'no-recipients' })
     await expect(
       sealReply(draft, { replyTo: 'age1notarecipient', agency: [(await agencyKey()).recipient] }),
-    ).rejects.toEqual(new ReplySealingError('invalid-recipient'))
+    ).rejects.toMatchObject({ name: 'SealError', reason: 'invalid-recipient' })
   })
 })
 
@@ -123,9 +123,10 @@ describe('a reply with files', () => {
       now: NOW,
       attachments: files(id, ATTACHMENT_LIMITS.files, escaped.repeat(400)),
     })
-    await expect(sealReply(draft, await recipients())).rejects.toEqual(
-      new ReplySealingError('too-long'),
-    )
+    await expect(sealReply(draft, await recipients())).rejects.toMatchObject({
+      name: 'SealError',
+      reason: 'too-long',
+    })
   })
 })
 

@@ -2,50 +2,45 @@ import { copy } from '../../content/copy'
 import { CONVERSATION_FILES_BUCKET } from '../../../shared/conversation/reply-files'
 import { FileList } from '../attachments/attachment-list'
 import { formatTime } from '../inquiries/format'
+import type { Inquiry } from '../inquiries/inquiry'
 import type { ThreadEntry } from './thread'
-import type { ThreadState } from './use-thread'
+import { useThread } from './use-thread'
 
-/**
- * The conversation, oldest first: the inquiry's brief, then every message after it, opened on
- * this device (or said why not), each with its files and "Download". A thread that could not be
- * loaded says so, with "Try again".
- */
+/** Offline is a state to note, not an error: the brief is all there is to read then. */
 export function ThreadView({
+  inquiry,
   brief,
-  receivedAt,
-  thread,
   identities,
-  onRetry,
 }: {
+  inquiry: Inquiry
   brief: string
-  receivedAt: string
-  thread: ThreadState
-  /** The unlocked identities, to open the messages' sealed files. */
   identities: readonly string[]
-  onRetry: () => void
 }) {
+  const thread = useThread(inquiry, identities)
+  const outcome = thread.data ?? (thread.isError ? { kind: 'failed' as const } : null)
   return (
     <>
       <ol className="thread">
         <li className="message visitor">
           <p className="meta">
-            {copy.conversation.inquiry} · {formatTime(new Date(receivedAt))}
+            {copy.conversation.inquiry} · {formatTime(new Date(inquiry.created_at))}
           </p>
           <p className="brief">{brief}</p>
         </li>
-        {thread.kind === 'loaded' &&
-          thread.entries.map((entry) => (
+        {outcome?.kind === 'loaded' &&
+          outcome.entries.map((entry) => (
             <Entry key={entry.id} entry={entry} identities={identities} />
           ))}
       </ol>
-      {thread.kind === 'loading' && <p role="status">{copy.conversation.loading}</p>}
-      {thread.kind === 'failed' && (
+      {thread.isLoading && <p role="status">{copy.conversation.loading}</p>}
+      {outcome && outcome.kind !== 'loaded' && (
         <div className="actions">
-          {/* Offline is a state to note, not an error: the brief above is all there is to read. */}
-          <p role={thread.offline ? 'status' : 'alert'}>
-            {thread.offline ? copy.conversation.loadOffline : copy.conversation.loadFailed}
+          <p role={outcome.kind === 'offline' ? 'status' : 'alert'}>
+            {outcome.kind === 'offline'
+              ? copy.conversation.loadOffline
+              : copy.conversation.loadFailed}
           </p>
-          <button type="button" onClick={onRetry}>
+          <button type="button" onClick={() => void thread.refetch()}>
             {copy.conversation.retry}
           </button>
         </div>
@@ -55,7 +50,6 @@ export function ThreadView({
 }
 
 function Entry({ entry, identities }: { entry: ThreadEntry; identities: readonly string[] }) {
-  // Version 1 messages have no files (the contract's filesOf, without loading its schema here).
   const files = 'message' in entry.opened ? (entry.opened.message.attachments ?? []) : []
   const who =
     entry.direction === 'agency'

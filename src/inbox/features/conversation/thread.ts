@@ -1,22 +1,16 @@
-/**
- * The thread of one inquiry, opened on this device: its `contact_messages` rows (ciphertext, as the
- * database keeps them) decrypted with the unlocked identities and checked against the row each
- * came from. Loaded with the key, never on the sign-in screen; what it opens stays in memory.
- */
 import type { Database } from '../../../shared/database-types'
 import {
   parseThreadMessage,
   ThreadMessageError,
   type ThreadMessage,
 } from '../../../shared/conversation/thread-message'
-import { decryptSealed } from '../../../shared/submission/open-sealed'
+import { decryptSealed } from '../../../shared/crypto/open'
 
 export type ThreadRow = Pick<
   Database['public']['Tables']['contact_messages']['Row'],
   'id' | 'direction' | 'sealed' | 'author_email' | 'created_at'
 >
 
-/** One message as staff read it: the row's facts, and its body or why it could not be opened. */
 export type ThreadEntry = Omit<ThreadRow, 'sealed'> & {
   opened: { message: ThreadMessage } | { problem: 'other-key' | 'damaged' }
 }
@@ -47,11 +41,3 @@ export async function openThreadMessage(
     throw error
   }
 }
-
-/** The rows in the order the database gave them (oldest first), each opened on its own. */
-export const openThread = (
-  rows: readonly ThreadRow[],
-  inquiryId: string,
-  identities: readonly string[],
-): Promise<ThreadEntry[]> =>
-  Promise.all(rows.map((row) => openThreadMessage(row, inquiryId, identities)))

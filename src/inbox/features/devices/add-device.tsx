@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react'
+import { useEffect, useState, type FormEvent } from 'react'
+import { useNavigate, useParams } from 'react-router-dom'
 import { copy } from '../../content/copy'
 import { Field } from '../../components/field'
 import { ScreenHeading } from '../../components/screen-heading'
@@ -6,52 +7,46 @@ import { fingerprintOf, linkCodeOf, sealKeySet } from './device-link'
 import { recipientFor, sealLink } from './device-link-data'
 
 /**
- * On an unlocked device: the linking code typed from the new device's screen; the one-time
- * recipient it names, checked against the code (the server cannot swap it unseen); the key set
- * sealed to it; then the comparison code, which the new device must show too.
+ * The unlocked device: the key set sealed to the one-time recipient the linking code names, once
+ * checked against the code, so the server cannot swap it unseen (see device-link.ts).
  */
-export function AddDevice({
-  identities,
-  code,
-  onDone,
-}: {
-  identities: string[]
-  /** The code from a scanned QR code (the new device's address with `?link=`), or ''. */
-  code: string
-  onDone: () => void
-}) {
+export function AddDevice({ identities }: { identities: string[] }) {
+  const navigate = useNavigate()
+  const { code } = useParams()
+  const [scanned] = useState(() => (code && fingerprintOf(code)?.replaceAll('-', ' ')) ?? '')
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const [comparison, setComparison] = useState<string | null>(null)
+  useEffect(() => {
+    if (code) navigate('/devices/add', { replace: true })
+  }, [code, navigate])
 
-  async function send(typed: string) {
-    const fingerprint = fingerprintOf(typed)
-    if (!fingerprint) return setError(copy.devices.notACode)
-    setBusy(true)
-    setError(null)
-    try {
-      const recipient = await recipientFor(fingerprint)
-      if (!recipient) return setError(copy.devices.noSuchLink)
-      if ((await linkCodeOf(recipient)).replaceAll(' ', '-') !== fingerprint) {
-        console.error('inbox: the device link’s recipient does not match its code')
-        return setError(copy.devices.wrongKey)
-      }
-      const sealed = await sealKeySet(identities, recipient)
-      if (!(await sealLink(fingerprint, recipient, sealed.sealed)))
-        return setError(copy.devices.noSuchLink)
-      setComparison(sealed.comparison)
-    } catch {
-      setError(copy.devices.addFailed)
-    } finally {
-      setBusy(false)
+  async function send(fingerprint: string) {
+    const recipient = await recipientFor(fingerprint)
+    if (recipient === null) return setError(copy.devices.addFailed)
+    if (recipient === '') return setError(copy.devices.noSuchLink)
+    if ((await linkCodeOf(recipient)).replaceAll(' ', '-') !== fingerprint) {
+      console.error('inbox: the device link’s recipient does not match its code')
+      return setError(copy.devices.wrongKey)
     }
+    const sealed = await sealKeySet(identities, recipient)
+    const stored = await sealLink(fingerprint, recipient, sealed.sealed)
+    if (stored === 'sealed') setComparison(sealed.comparison)
+    else setError(stored === 'gone' ? copy.devices.noSuchLink : copy.devices.addFailed)
   }
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    void send(String(new FormData(event.currentTarget).get('code') ?? ''))
+    const fingerprint = fingerprintOf(String(new FormData(event.currentTarget).get('code') ?? ''))
+    if (!fingerprint) return setError(copy.devices.notACode)
+    setBusy(true)
+    setError(null)
+    void send(fingerprint)
+      .catch(() => setError(copy.devices.addFailed))
+      .finally(() => setBusy(false))
   }
 
+  const done = () => navigate('/')
   if (comparison) {
     return (
       <section className="card" aria-labelledby="sent-heading">
@@ -60,7 +55,7 @@ export function AddDevice({
         <p className="comparison" data-testid="comparison-code">
           {comparison}
         </p>
-        <button type="button" onClick={onDone}>
+        <button type="button" onClick={done}>
           {copy.devices.done}
         </button>
       </section>
@@ -73,7 +68,7 @@ export function AddDevice({
       <Field
         label={copy.devices.code}
         name="code"
-        defaultValue={code}
+        defaultValue={scanned}
         autoComplete="off"
         autoCapitalize="none"
         spellCheck={false}
@@ -84,7 +79,7 @@ export function AddDevice({
         <button type="submit" disabled={busy}>
           {copy.devices.addSubmit}
         </button>
-        <button type="button" onClick={onDone}>
+        <button type="button" onClick={done}>
           {copy.devices.cancel}
         </button>
       </div>

@@ -9,23 +9,18 @@ import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { readIdentityLines, recipientsOf } from '../../../shared/age-identity-lines'
 
 /**
- * Adding a device without pasting a key: the cryptography, apart from the screens and the server.
+ * Adding a device without pasting a key.
  *
- * 1. The new device makes a one-time age X25519 key in memory. Its public half (the recipient)
- *    goes into the link's row; the LINKING CODE is five words from the BIP-39 list naming 55 bits
- *    of SHA-256 of that recipient. The code is how the unlocked device finds the row, and how it
- *    knows the recipient there is the one on the new device's screen: it recomputes the words from
- *    what the server sent and refuses a recipient that does not give them. Forging a recipient for
- *    the same words takes about 2^55 key generations, in the link's 10 minutes.
- * 2. The unlocked device seals {identities, nonce} to that recipient (age, ASCII armor).
- * 3. Both screens show the COMPARISON CODE: six digits of SHA-256 over the recipient, the sealed
- *    armor and the nonce inside it. The server sees the first two, never the nonce (it is sealed to
- *    a key only the new device holds), so it cannot compute the code the unlocked device shows,
- *    and a key set it swapped in (sealed to the same public recipient, with a nonce of its own)
- *    shows another code: one chance in a million to match, with no way to try twice.
+ * 1. The new device makes a one-time age key in memory. The LINKING CODE, five BIP-39 words,
+ *    names 55 bits of its recipient's SHA-256: the unlocked device recomputes the words from the
+ *    recipient the server sends and refuses one that does not give them (forging one takes about
+ *    2^55 key generations, within the link's 10 minutes).
+ * 2. The unlocked device seals {identities, nonce} to that recipient.
+ * 3. Both screens show the COMPARISON CODE, six digits of SHA-256 over the recipient, the armor
+ *    and the nonce. The server never sees the nonce, so a key set it swapped in shows another
+ *    code: one chance in a million, with no second try.
  *
- * Nothing here is secret but the one-time identity (memory only, dropped after the link) and the
- * key set: the words and the digits can be read aloud.
+ * Only the one-time identity and the key set are secret: the words and digits can be read aloud.
  */
 
 export const LINK_WORDS = 5

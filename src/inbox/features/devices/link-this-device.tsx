@@ -1,15 +1,10 @@
-import { useEffect, useRef, useState } from 'react'
+import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { copy } from '../../content/copy'
 import { ScreenHeading } from '../../components/screen-heading'
-import {
-  LINK_LIFETIME_MS,
-  LinkOpenError,
-  newOneTimeKey,
-  openKeySet,
-  type OneTimeKey,
-} from './device-link'
+import { LINK_LIFETIME_MS, newOneTimeKey, openKeySet, type OneTimeKey } from './device-link'
 import { cancelLink, openLink, takeLink } from './device-link-data'
-import { QrCode } from './qr-code'
+
+const QrCode = lazy(() => import('./qr-code').then((module) => ({ default: module.QrCode })))
 
 const POLL_MS = 1500
 
@@ -20,10 +15,8 @@ type Phase =
   | { name: 'stopped'; sentence: string }
 
 /**
- * On the new device (signed in at aal2, no key): a one-time key made here, its linking code and
- * QR code on screen, the link's row polled until an unlocked device has sealed the key set to it;
- * then the comparison code, and the key set handed up only when the person says both screens show
- * the same one. The one-time identity lives in this component's memory only.
+ * The new device: the key set is handed up only once the person says both screens show the same
+ * comparison code. The one-time identity lives in this component's memory only.
  */
 export function LinkThisDevice({
   onReceived,
@@ -45,35 +38,29 @@ export function LinkThisDevice({
     async function poll(key: OneTimeKey, id: string) {
       if (!live) return
       if (Date.now() > deadline) return stop(copy.devices.expired)
-      try {
-        const taken = await takeLink(id)
-        if (!live) return
-        if (taken.state === 'gone') return stop(copy.devices.expired)
-        if (taken.state === 'sealed') {
-          linkId.current = null
-          const { identities, comparison } = await openKeySet(key, taken.sealed)
-          if (live) setPhase({ name: 'compare', identities, comparison })
-          return
-        }
-      } catch (failure) {
-        // A lost answer is tried again until the deadline; what cannot be opened ends the link.
-        if (failure instanceof LinkOpenError) return stop(copy.devices.broken)
+      // A lost answer (null) is asked again until the deadline.
+      const taken = await takeLink(id)
+      if (!live) return
+      if (taken?.state === 'gone') return stop(copy.devices.expired)
+      if (taken?.state === 'sealed') {
+        linkId.current = null
+        const opened = await openKeySet(key, taken.sealed).catch(() => null)
+        if (!opened) return stop(copy.devices.broken)
+        if (live) setPhase({ name: 'compare', ...opened })
+        return
       }
       timer = setTimeout(() => void poll(key, id), POLL_MS)
     }
 
     void (async () => {
-      try {
-        const key = await newOneTimeKey()
-        const id = await openLink(key.recipient, key.code)
-        if (!live) return void cancelLink(id)
-        linkId.current = id
-        setPhase({ name: 'waiting', key })
-        timer = setTimeout(() => void poll(key, id), POLL_MS)
-      } catch {
-        stop(copy.devices.openFailed)
-      }
-    })()
+      const key = await newOneTimeKey()
+      const id = await openLink(key.recipient, key.code)
+      if (!id) return stop(copy.devices.openFailed)
+      if (!live) return void cancelLink(id)
+      linkId.current = id
+      setPhase({ name: 'waiting', key })
+      timer = setTimeout(() => void poll(key, id), POLL_MS)
+    })().catch(() => stop(copy.devices.openFailed))
     return () => {
       live = false
       clearTimeout(timer)
@@ -127,10 +114,12 @@ export function LinkThisDevice({
             <span className="visually-hidden">{copy.devices.code}: </span>
             {phase.key.code}
           </p>
-          <QrCode
-            text={`${window.location.origin}/?link=${phase.key.code.replaceAll(' ', '-')}`}
-            label={copy.devices.qrLabel(phase.key.code)}
-          />
+          <Suspense fallback={null}>
+            <QrCode
+              text={`${window.location.origin}/devices/add/${phase.key.code.replaceAll(' ', '-')}`}
+              label={copy.devices.qrLabel(phase.key.code)}
+            />
+          </Suspense>
           <p role="status">{copy.devices.waiting}</p>
         </>
       )}

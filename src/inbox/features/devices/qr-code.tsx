@@ -1,10 +1,7 @@
 import { encodeQR } from '@paulmillr/qr'
 import { useMemo } from 'react'
 
-/**
- * A QR code drawn on the page as inline SVG, made here (@paulmillr/qr, no network, no canvas, no
- * data: URL): one path of the dark modules, with the quiet zone the standard asks for.
- */
+/** A QR code as inline SVG, made on the page: no network, no canvas, no `data:` address. */
 export function QrCode({ text, label }: { text: string; label: string }) {
   const { size, path } = useMemo(() => {
     const modules = encodeQR(text, 'raw', { ecc: 'medium', border: 4 })

@@ -2,12 +2,7 @@
 export const formatTime = (date: Date) =>
   date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 
-export function formatAge(since: Date, now = Date.now()): string {
-  const minutes = Math.max(0, Math.round((now - since.getTime()) / 60_000))
-  if (minutes < 60) return `${minutes} min`
-  const hours = Math.floor(minutes / 60)
-  return hours < 48 ? `${hours} h` : `${Math.floor(hours / 24)} d`
-}
+export const formatAge = (since: Date, now = Date.now()) => formatSpan(now - since.getTime())
 
 /** A PostgreSQL interval as PostgREST sends it ("01:23:00", "1 day 02:00:00") in hours. */
 export function formatInterval(interval: string | null): string {

@@ -14,44 +14,53 @@ import {
 } from './inquiries'
 import { keepSealedList, lastSealedList, type SealedList } from './list-cache'
 
-/** The inbox's reads and its one write, through the database's rules for signed-in staff. */
-
 // Exactly InquiryRow's columns (the grants allow these and no other): the typed client checks it.
 const COLUMNS =
   'id, key_id, sealed, status, created_at, responded_at, completed_at, responded_by, awaiting_reply_since'
-// What a reply or a status change changes on the inquiry, as the database stamped it.
 const STAMPED = 'status, responded_at, completed_at, responded_by, awaiting_reply_since'
 const PAGE_ROWS = 500
 
 export type ResponseTimes = { p50: string | null; p90: string | null; within_24h: number | null }
+export type Stamped = Pick<
+  InquiryRow,
+  'status' | 'responded_at' | 'completed_at' | 'responded_by' | 'awaiting_reply_since'
+>
 
-export class InboxDataError extends Error {
-  /** `closed`: the inquiry is completed or declined, and its thread takes no more messages. */
-  constructor(readonly kind: 'no-access' | 'failed' | 'offline' | 'closed') {
+export type ListOutcome =
+  | { kind: 'list'; inquiries: Inquiry[]; offlineSince: string | null }
+  | { kind: 'no-access' }
+  | { kind: 'failed' }
+export type WriteOutcome =
+  | { kind: 'stored'; stamped: Stamped }
+  /** A change offline is refused, not queued: colleagues would read what the database has not. */
+  | { kind: 'offline' }
+  | { kind: 'closed' }
+  | { kind: 'failed' }
+
+class Refused extends Error {
+  constructor(readonly kind: 'no-access' | 'failed') {
     super(kind)
-    this.name = 'InboxDataError'
   }
 }
 
 function failed(what: string, error: unknown): never {
   // The server's words go to the console only; the page says a sentence.
   console.error(`inbox: ${what} failed`, error)
-  throw new InboxDataError('failed')
+  throw new Refused('failed')
 }
 
 async function checkAccess() {
   const access = await supabase.rpc('inbox_access')
   if (access.error) failed('the access check', access.error)
-  if (access.data !== true) throw new InboxDataError('no-access')
+  if (access.data !== true) throw new Refused('no-access')
 }
 
-/** Every sealed row, newest first, page by page (see `allPages`). */
+const select = () => supabase.from('contact_submissions').select(COLUMNS)
+
 function readAllRows(): Promise<InquiryRow[]> {
   return allPages(async (from, to) => {
-    const page = await supabase
-      .from('contact_submissions')
-      .select(COLUMNS)
-      // The id breaks ties, so no row falls between two pages.
+    // The id breaks ties, so no row falls between two pages.
+    const page = await select()
       .order('created_at', { ascending: false })
       .order('id')
       .range(from, to)
@@ -60,42 +69,25 @@ function readAllRows(): Promise<InquiryRow[]> {
   }, PAGE_ROWS)
 }
 
-/**
- * The top of the list, asked for first and on its own: the rows with a visitor's message waiting
- * (longest first) and the new ones (oldest, so overdue, first). Two small answers that arrive
- * before the whole list's pages, so the first screen is opened before the rest is even read.
- */
+/** The first screen's rows: two small answers that arrive before the whole list's pages. */
 async function readUrgentRows(): Promise<InquiryRow[]> {
   const [waiting, fresh] = await Promise.all([
-    supabase
-      .from('contact_submissions')
-      .select(COLUMNS)
+    select()
       .not('awaiting_reply_since', 'is', null)
       .order('awaiting_reply_since')
       .order('id')
       .limit(FIRST_SCREEN_ROWS),
-    supabase
-      .from('contact_submissions')
-      .select(COLUMNS)
-      .eq('status', 'new')
-      .order('created_at')
-      .order('id')
-      .limit(FIRST_SCREEN_ROWS),
+    select().eq('status', 'new').order('created_at').order('id').limit(FIRST_SCREEN_ROWS),
   ])
   if (waiting.error) failed('reading the waiting inquiries', waiting.error)
   if (fresh.error) failed('reading the new inquiries', fresh.error)
   return [...waiting.data, ...fresh.data] satisfies InquiryRow[]
 }
 
-/**
- * The inquiry a staff alert links to, by its reference (a few rows at most could share one): read
- * on its own, beside the others, so it is opened and shown before the rest of the list is read.
- */
+/** The inquiry a staff alert links to, by its reference (a few rows at most could share one). */
 async function readReferencedRows(reference: string): Promise<InquiryRow[]> {
   const [from, to] = idRangeOfReference(reference)
-  const { data, error } = await supabase
-    .from('contact_submissions')
-    .select(COLUMNS)
+  const { data, error } = await select()
     .gte('id', from)
     .lte('id', to)
     .order('id')
@@ -116,24 +108,27 @@ function readOverdueIds(): Promise<string[]> {
   }, PAGE_ROWS).then((rows) => rows.map((row) => row.id))
 }
 
-/** What is open so far while a list is being opened (`total`: null until every page is read). */
+/** `total`: null until every page is read. */
 export type ListProgress = { inquiries: Inquiry[]; opened: number; total: number | null }
 
 /** Progress is shown at most this often: each showing sorts and renders the list. */
 const PROGRESS_MS = 1000
 
-/**
- * Opens rows on the device in slices (see `openInSlices`), most urgent first, into `opened`.
- * A row already opened before (same id, same ciphertext: a refresh) is not opened again, its
- * status and times are taken from the new row.
- */
-function rowOpener(identities: string[], { previous = [], signal }: LoadOptions) {
+type LoadOptions = {
+  onProgress: (progress: ListProgress) => void
+  /** The list open now (a refresh): a row with the same id and ciphertext is not opened again. */
+  previous: readonly Inquiry[]
+  signal: AbortSignal
+  /** An alert's reference: that inquiry is read, opened and heard before any other. */
+  reference: string | null
+}
+
+function rowOpener(identities: string[], { previous, signal }: LoadOptions) {
   const known = new Map(previous.map((inquiry) => [inquiry.id, inquiry]))
   const openSealed = sealedSubmissionOpener(identities)
   return (overdueIds: ReadonlySet<string>) =>
     async (row: InquiryRow): Promise<Inquiry> => {
-      // Locked (or a newer load began): nothing more is opened with this key.
-      signal?.throwIfAborted()
+      signal.throwIfAborted()
       const before = known.get(row.id)
       if (before && before.sealed === row.sealed) {
         return { ...row, overdue: overdueIds.has(row.id), opened: before.opened }
@@ -142,25 +137,11 @@ function rowOpener(identities: string[], { previous = [], signal }: LoadOptions)
     }
 }
 
-export type LoadedList = { inquiries: Inquiry[]; offlineSince: string | null }
-
-type LoadOptions = {
-  /** Hears the list as it opens: the first screen's rows first, then more every few slices. */
-  onProgress?: (progress: ListProgress) => void
-  /** The list open now (a refresh): its rows are not opened again. */
-  previous?: readonly Inquiry[]
-  /** Aborted on lock, or by a newer load: the opening stops at the next row. */
-  signal?: AbortSignal
-  /** The reference an alert links to: that inquiry is read, opened and heard before any other. */
-  reference?: string
-}
-
 async function openFresh(identities: string[], options: LoadOptions): Promise<Inquiry[]> {
-  const { onProgress = () => {} } = options
   await checkAccess()
   const overdue = readOverdueIds()
   const all = readAllRows()
-  // Both are awaited below; a failure of one while the other is awaited is not left unhandled.
+  // Each is awaited below; one failing while another is awaited is not left unhandled.
   all.catch(() => {})
   const urgent = readUrgentRows()
   urgent.catch(() => {})
@@ -174,7 +155,11 @@ async function openFresh(identities: string[], options: LoadOptions): Promise<In
     const now = performance.now()
     if (!force && now - shownAt < PROGRESS_MS) return
     shownAt = now
-    onProgress({ inquiries: sortInquiries([...opened.values()]), opened: opened.size, total })
+    options.onProgress({
+      inquiries: sortInquiries([...opened.values()]),
+      opened: opened.size,
+      total,
+    })
   }
 
   // The alert's inquiry before the first screen: the person came for it.
@@ -209,24 +194,17 @@ async function openFresh(identities: string[], options: LoadOptions): Promise<In
     show(rows.length)
   })
   // Kept for reading offline once all is open: storing 2,000 rows is work the first screen skips.
-  keepSealedList({
-    rows,
-    overdueIds: [...overdueIds],
-    fetchedAt: new Date().toISOString(),
-  }).catch((failure: unknown) => console.error('inbox: keeping the list failed', failure))
+  keepSealedList({ rows, overdueIds: [...overdueIds], fetchedAt: new Date().toISOString() }).catch(
+    (failure: unknown) => console.error('inbox: keeping the list failed', failure),
+  )
   return sortInquiries([...opened.values()])
 }
 
-async function openKept(
-  list: SealedList,
-  identities: string[],
-  options: LoadOptions,
-): Promise<Inquiry[]> {
-  const { onProgress = () => {} } = options
+async function openKept(list: SealedList, identities: string[], options: LoadOptions) {
   const overdueIds = new Set(list.overdueIds)
   const open = rowOpener(identities, options)(overdueIds)
   const opened = await openInSlices(sortSealedRows(list.rows, overdueIds), open, (done) =>
-    onProgress({
+    options.onProgress({
       inquiries: sortInquiries([...done]),
       opened: done.length,
       total: list.rows.length,
@@ -236,77 +214,79 @@ async function openKept(
 }
 
 /**
- * The list, opened with the unlocked key: fresh from the server, or, when the server cannot be
- * reached, the last one fetched on this device (with when it was fetched). An account without
- * access gets no list at all, kept or not. Opened in slices, most urgent first: `onProgress`
- * hears it as it opens.
+ * The list, opened most urgent first: fresh, or, when the server cannot be reached, the last one
+ * fetched on this device. An account without access gets none, kept or not. An aborted load throws.
  */
 export async function loadInquiries(
   identities: string[],
-  options: LoadOptions = {},
-): Promise<LoadedList> {
+  options: LoadOptions,
+): Promise<ListOutcome> {
   try {
-    return { inquiries: await openFresh(identities, options), offlineSince: null }
+    return { kind: 'list', inquiries: await openFresh(identities, options), offlineSince: null }
   } catch (failure) {
-    if (failure instanceof InboxDataError && failure.kind === 'no-access') throw failure
-    if (options.signal?.aborted) throw failure
+    options.signal.throwIfAborted()
+    if (failure instanceof Refused && failure.kind === 'no-access') return { kind: 'no-access' }
     const kept = await lastSealedList()
-    if (!kept) throw failure
-    return { inquiries: await openKept(kept, identities, options), offlineSince: kept.fetchedAt }
+    if (!kept) return { kind: 'failed' }
+    const inquiries = await openKept(kept, identities, options)
+    return { kind: 'list', inquiries, offlineSince: kept.fetchedAt }
   }
 }
 
 export async function loadResponseTimes(): Promise<ResponseTimes | null> {
   const { data, error } = await supabase.from('inbox_response_times').select('p50, p90, within_24h')
-  if (error) failed('reading response times', error)
-  return (data[0] as ResponseTimes | undefined) ?? null
+  if (error) console.error('inbox: reading response times failed', error)
+  return (data?.[0] as ResponseTimes | undefined) ?? null
 }
 
-/** Offline, a status change is refused (not queued): see the README, "The staff inbox". */
-export async function setStatus(id: string, status: SettableStatus) {
-  if (!navigator.onLine) throw new InboxDataError('offline')
+async function stampedOf(id: string): Promise<WriteOutcome> {
+  const { data, error } = await supabase
+    .from('contact_submissions')
+    .select(STAMPED)
+    .eq('id', id)
+    .single()
+  if (error) console.error('inbox: reading the changed inquiry failed', error)
+  return error ? { kind: 'failed' } : { kind: 'stored', stamped: data }
+}
+
+export async function setStatus(id: string, status: SettableStatus): Promise<WriteOutcome> {
+  if (!navigator.onLine) return { kind: 'offline' }
   const { data, error } = await supabase
     .from('contact_submissions')
     .update({ status })
     .eq('id', id)
     .select(STAMPED)
     .single()
-  if (error) failed('changing the status', error)
-  return data
+  if (!error) return { kind: 'stored', stamped: data }
+  console.error('inbox: changing the status failed', error)
+  return { kind: 'failed' }
 }
 
-/** An inquiry's thread after the inquiry itself, sealed as stored, oldest first. */
-export async function loadThreadRows(submissionId: string): Promise<ThreadRow[]> {
-  if (!navigator.onLine) throw new InboxDataError('offline')
+export type ThreadRows =
+  { kind: 'rows'; rows: ThreadRow[] } | { kind: 'offline' } | { kind: 'failed' }
+
+export async function loadThreadRows(submissionId: string): Promise<ThreadRows> {
+  if (!navigator.onLine) return { kind: 'offline' }
   const { data, error } = await supabase
     .from('contact_messages')
     .select('id, direction, sealed, author_email, created_at')
     .eq('submission_id', submissionId)
     .order('created_at')
     .order('id')
-  if (error) failed('reading the thread', error)
-  return data
+  if (!error) return { kind: 'rows', rows: data }
+  console.error('inbox: reading the thread failed', error)
+  return { kind: navigator.onLine ? 'failed' : 'offline' }
 }
 
-/** A sealed reply as staff insert it; the database stamps its direction, author and time. */
+/** The database stamps a reply's direction, author and time. */
 export type SealedReply = { id: string; submission_id: string; sealed: string }
 
-/**
- * Stores a sealed reply and answers the inquiry as the database then holds it (responded, by
- * whom, when). A reply sent again after a lost answer (the same id) is already stored: the
- * database's 409 (23505) means delivered. Offline, it is refused, not queued (as a status change).
- */
-export async function insertReply(reply: SealedReply) {
-  if (!navigator.onLine) throw new InboxDataError('offline')
+/** A reply sent again after a lost answer (the same id) is stored already: 23505 is delivered. */
+export async function insertReply(reply: SealedReply): Promise<WriteOutcome> {
+  if (!navigator.onLine) return { kind: 'offline' }
   const { error } = await supabase.from('contact_messages').insert(reply)
-  // The database's refusal of a closed thread is an answer, not a failure: a sentence says it.
-  if (error?.code === 'thread_closed') throw new InboxDataError('closed')
-  if (error && error.code !== '23505') failed('sending the reply', error)
-  const { data, error: readError } = await supabase
-    .from('contact_submissions')
-    .select(STAMPED)
-    .eq('id', reply.submission_id)
-    .single()
-  if (readError) failed('reading the answered inquiry', readError)
-  return data
+  if (error?.code === 'thread_closed') return { kind: 'closed' }
+  if (!error || error.code === '23505') return stampedOf(reply.submission_id)
+  console.error('inbox: sending the reply failed', error)
+  return { kind: 'failed' }
 }

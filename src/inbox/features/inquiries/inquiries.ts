@@ -1,4 +1,3 @@
-/** Opening and ordering inquiries: loaded with the key, never on the sign-in screen. */
 import { BUDGET_OPTIONS, PROJECT_TYPE_OPTIONS } from '../../../shared/submission/fields'
 import { openSealedSubmission, type OpenedSubmission } from '../../../shared/submission/open-sealed'
 import type { SealedDocument } from '../../../shared/submission/sealed-document'
@@ -13,10 +12,7 @@ function optionLabels(document: SealedDocument): OptionLabels {
   }
 }
 
-/**
- * One row opened with the identities, or with `open` (a `sealedSubmissionOpener` of them, which
- * parses the identities once for many rows).
- */
+/** One row opened with the identities, or with `open` (which parses them once for many rows). */
 export async function openInquiry(
   row: InquiryRow,
   identities: readonly string[],
@@ -43,9 +39,8 @@ export const urgencyRank = (row: InquiryRow, overdue: boolean) =>
   row.awaiting_reply_since ? 0 : overdue ? 1 : row.status === 'new' ? 2 : 3
 
 /**
- * Rows in urgency order. Each row's place is worked out once (its rank and one time), not in every
- * comparison: 2,000 rows take some 22,000 comparisons, and parsing two dates in each cost about
- * 200 ms on a phone-speed CPU. The sort is stable: rows alike keep their order.
+ * Rows in urgency order, each row's place worked out once: parsing two dates in each of 2,000
+ * rows' 22,000 comparisons costs a phone some 200 ms. Stable: rows alike keep their order.
  */
 function byUrgency<Row extends InquiryRow>(rows: readonly Row[], overdue: (row: Row) => boolean) {
   return rows
@@ -61,38 +56,29 @@ function byUrgency<Row extends InquiryRow>(rows: readonly Row[], overdue: (row: 
     .map(({ row }) => row)
 }
 
-/**
- * Unanswered messages first (a visitor wrote in the thread and nobody has answered: the one waiting
- * longest first), then overdue (oldest first), then new (next due first), then the rest (newest
- * first).
- */
+/** Unanswered messages first (longest waiting first), overdue, new, then the rest. */
 export function sortInquiries(inquiries: Inquiry[]): Inquiry[] {
   return byUrgency(inquiries, (inquiry) => inquiry.overdue)
 }
 
-/** Sealed rows in the order the list will show them: the first screen's rows are opened first. */
+/** So the first screen's rows are opened first. */
 export function sortSealedRows(rows: InquiryRow[], overdueIds: ReadonlySet<string>): InquiryRow[] {
   return byUrgency(rows, (row) => overdueIds.has(row.id))
 }
 
 /**
- * The ids an inquiry's reference (an alert's `?ref=1a2b3c4d`: its id's first 8 characters) can
- * stand for, as the bounds of a range: UUIDs order as their lowercase text does, so the database
- * finds them by its primary key's index without being sent anything but the reference.
+ * The ids a reference (an id's first 8 characters) can stand for, as a range: UUIDs order as
+ * their text does, so the primary key's index finds them from the reference alone.
  */
 export function idRangeOfReference(reference: string): [from: string, to: string] {
   return [`${reference}-0000-0000-0000-000000000000`, `${reference}-ffff-ffff-ffff-ffffffffffff`]
 }
 
-/** The rows a phone's first screen shows: opened, and shown, before any other. */
 export const FIRST_SCREEN_ROWS = 12
 /** The longest a slice of opening keeps the page busy before it lets input and painting in. */
 export const SLICE_MS = 40
 
-/**
- * Gives the event loop a turn: a message to ourselves is a new task (input and rendering run
- * before it), and unlike `setTimeout` it is not clamped to a second in a background tab.
- */
+/** A new task (input and rendering run first); unlike `setTimeout`, unclamped in a background tab. */
 export function nextTask(): Promise<void> {
   return new Promise((resolve) => {
     const channel = new MessageChannel()
@@ -108,10 +94,9 @@ export function nextTask(): Promise<void> {
 export const PARALLEL_ROWS = 8
 
 /**
- * Opens rows in order, a few at once, in slices of at most `sliceMs`, yielding to the event loop
- * between them, so that 2,000 rows never freeze the page (each row's opening is a few
- * milliseconds of X25519, HKDF, ChaCha20 and parsing on the main thread). `onSlice` hears what is
- * open so far: after the first screen's rows, then after every slice, then once at the end.
+ * Opens rows in order, a few at once, in slices of at most `sliceMs` between which the page takes
+ * input and paints: 2,000 rows never freeze it. `onSlice` hears what is open so far: after the
+ * first screen's rows, after every slice, and at the end.
  */
 export async function openInSlices<Row, Opened>(
   rows: readonly Row[],
@@ -144,9 +129,8 @@ export async function openInSlices<Row, Opened>(
 }
 
 /**
- * Every row of a query read page by page. A hosted project's API answers at most its "Max rows"
- * (1000 by default, and an agency may lower it), so one request could silently drop the oldest
- * rows, the overdue ones among them. Pages follow on from what actually came, until one is empty.
+ * Every row of a query, page by page until one is empty: a hosted project answers at most its
+ * "Max rows" (1000 by default), so one request could silently drop the oldest, overdue rows.
  */
 export async function allPages<Row>(
   page: (from: number, to: number) => Promise<Row[]>,

@@ -2,7 +2,6 @@ import type { Database } from '../../../shared/database-types'
 import { CLOSED_PURGE_HOURS, RESPONSE_HOURS } from '../../../shared/staff-workflow'
 import type { SealedDocument } from '../../../shared/submission/sealed-document'
 
-/** A row as the inbox reads it, and what this device could make of it. */
 export type InquiryRow = Pick<
   Database['public']['Tables']['contact_submissions']['Row'],
   | 'id'
@@ -22,7 +21,6 @@ export type Inquiry = InquiryRow & {
   opened: { document: SealedDocument; labels: OptionLabels } | { problem: 'other-key' | 'damaged' }
 }
 
-/** The dropdowns' labels for the document's option values, as the visitor saw them. */
 export type OptionLabels = {
   projectType: string | null
   budget: string | null

@@ -1,4 +1,4 @@
-import { openDB, type IDBPDatabase } from 'idb'
+import { deviceStore } from '../../lib/device-store'
 import type { InquiryRow } from './inquiry'
 
 /**
@@ -12,26 +12,8 @@ export type SealedList = {
   fetchedAt: string
 }
 
-const DB_NAME = 'inbox-sealed-list'
-const STORE = 'list'
-const RECORD = 'last'
+const kept = deviceStore('inbox-sealed-list', 'list')
 
-let opened: Promise<IDBPDatabase> | null = null
-const database = () =>
-  (opened ??= openDB(DB_NAME, 1, {
-    upgrade(db) {
-      db.createObjectStore(STORE)
-    },
-  }))
-
-export async function keepSealedList(list: SealedList): Promise<void> {
-  await (await database()).put(STORE, list, RECORD)
-}
-
-export async function lastSealedList(): Promise<SealedList | null> {
-  return ((await (await database()).get(STORE, RECORD)) as SealedList | undefined) ?? null
-}
-
-export async function forgetSealedList(): Promise<void> {
-  await (await database()).delete(STORE, RECORD)
-}
+export const keepSealedList = (list: SealedList) => kept.put('last', list)
+export const lastSealedList = async () => (await kept.get<SealedList>('last')) ?? null
+export const forgetSealedList = () => kept.delete('last')

@@ -3,11 +3,7 @@ import { copy } from '../../content/copy'
 import { formatSpan } from './format'
 import { dueAt, purgeAfter, type Inquiry } from './inquiry'
 
-/**
- * Triage on the device: what a row says of its status and due time, and the search and filters
- * over the opened inquiries. The query is a string in memory: it is matched here and nowhere else
- * (never sent, stored, put in the address or the title).
- */
+// The query is matched here and nowhere else: never sent, stored, put in an address or a title.
 
 /** "New · due in 23 h", "Overdue by 2 h", "Responded", "Completed · deleted in 20 h". */
 export function statusAndDue(inquiry: Inquiry, now = Date.now()): string {
@@ -51,7 +47,7 @@ function searchText(inquiry: Inquiry): string {
   return text
 }
 
-/** Every word of the query (case and accents aside) in the reference, name, contact or brief. */
+/** Every word of the query, case and accents aside. */
 export function matchesQuery(inquiry: Inquiry, query: string): boolean {
   return matchesWords(inquiry, queryWords(query))
 }

@@ -1,17 +1,11 @@
 import { useEffect, useState } from 'react'
 
-/** How far a finger must pull the list down from its top before letting go refreshes it. */
 export const PULL_DISTANCE_PX = 80
 
-/**
- * Pull down to refresh, as phone apps do: a touch that starts with the page at its top and is
- * dragged down PULL_DISTANCE_PX calls `refresh` when it ends. Returns whether a pull is far enough
- * yet, for the page to say "Release to refresh". Passive listeners: scrolling is never held up.
- */
-export function usePullToRefresh(active: boolean, refresh: () => void): boolean {
+/** Pull down to refresh, as phone apps do; passive listeners, so scrolling is never held up. */
+export function usePullToRefresh(refresh: () => void): boolean {
   const [armed, setArmed] = useState(false)
   useEffect(() => {
-    if (!active) return
     let startY: number | null = null
     let pulled = false
     const start = (event: TouchEvent) => {
@@ -39,6 +33,6 @@ export function usePullToRefresh(active: boolean, refresh: () => void): boolean 
       window.removeEventListener('touchend', end)
       window.removeEventListener('touchcancel', end)
     }
-  }, [active, refresh])
+  }, [refresh])
   return armed
 }

@@ -18,6 +18,7 @@ import {
   unlockKey,
   unlockWithPasskey,
 } from './key-vault'
+import type { Unlocked } from './use-unlocked-key'
 
 const KEY_PROBLEMS = {
   'not-a-key': copy.key.notAKey,
@@ -26,7 +27,6 @@ const KEY_PROBLEMS = {
   passkey: copy.key.passkeyFailed,
 } as const
 
-/** The identities from what was pasted, else from the key file (plain or encrypted with age -p). */
 async function identitiesFrom(form: FormData): Promise<string[]> {
   const pasted = String(form.get('secret') ?? '').trim()
   if (pasted) return parseIdentities(pasted)
@@ -35,91 +35,82 @@ async function identitiesFrom(form: FormData): Promise<string[]> {
   return readKeyFile(new Uint8Array(await file.arrayBuffer()), String(form.get('filePassphrase')))
 }
 
-type Saved = { key: boolean; passkey: boolean }
+async function keep(identities: string[], passphrase: string, withPasskey: boolean) {
+  await saveKey(identities, passphrase)
+  if (!withPasskey) return { identities }
+  return addPasskey(identities, copy.key.passkeyName(inboxEnv.agencyName)).then(
+    () => ({ identities }),
+    () => ({ identities, notice: copy.key.passkeySetupFailed }),
+  )
+}
+
+type Gate =
+  | { phase: 'checking' }
+  | { phase: 'unlock'; passkey: boolean }
+  | { phase: 'import'; notice?: string }
+  | { phase: 'linking' }
+  | { phase: 'keep'; received: string[] }
 
 /**
- * The key, unlocked on this device. With a key saved here: the passkey first where this device
- * has a passkey copy (one tap), the passphrase as the fallback, and a way out for a forgotten
- * passphrase (remove the key). Without one: link this device from an unlocked one, or import the
- * key (pasted or a key file) once; either way it is then kept under this device's passphrase.
- * Hands the identities up; they live in memory only.
+ * The key, unlocked on this device: the passkey first where it has a copy, else the passphrase;
+ * without a key, link this device from an unlocked one or import the key, kept under a passphrase.
  */
-export function KeyGate({
-  onUnlocked,
-}: {
-  /** The identities, and a sentence for the list when something short of failing went wrong. */
-  onUnlocked: (identities: string[], notice?: string) => void
-}) {
-  const [saved, setSaved] = useState<Saved | null>(null)
-  const [linking, setLinking] = useState(false)
-  // The key set received from another device, until it is saved under this device's passphrase.
-  const [received, setReceived] = useState<string[] | null>(null)
+export function KeyGate({ onUnlocked }: { onUnlocked: (unlocked: Unlocked) => void }) {
+  const [gate, setGate] = useState<Gate>({ phase: 'checking' })
   const [error, setError] = useState<string | null>(null)
-  const [notice, setNotice] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
   useEffect(() => {
     void Promise.all([hasSavedKey(), hasPasskey()]).then(
-      ([key, passkey]) => setSaved({ key, passkey }),
-      () => setSaved({ key: false, passkey: false }),
+      ([key, passkey]) => setGate(key ? { phase: 'unlock', passkey } : { phase: 'import' }),
+      () => setGate({ phase: 'import' }),
     )
   }, [])
 
-  async function run(action: () => Promise<string[] | [string[], string]>) {
+  async function run(action: () => Promise<Unlocked>) {
     setBusy(true)
     setError(null)
     try {
-      const result = await action()
-      if (typeof result[0] === 'string') onUnlocked(result as string[])
-      else onUnlocked(...(result as [string[], string]))
+      onUnlocked(await action())
     } catch (failure) {
       if (!(failure instanceof KeyVaultError)) console.error('inbox: key', failure)
       setError(failure instanceof KeyVaultError ? KEY_PROBLEMS[failure.problem] : copy.unexpected)
-    } finally {
       setBusy(false)
     }
   }
 
-  function saveUnderPassphrase(event: FormEvent<HTMLFormElement>) {
+  function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const form = new FormData(event.currentTarget)
     const passphrase = String(form.get('passphrase') ?? '')
     const file = form.get('file')
     const given = String(form.get('secret') ?? '').trim() || (file instanceof File && file.size > 0)
+    const received = gate.phase === 'keep' ? gate.received : null
     if (!received && !given) return setError(copy.key.noKeyGiven)
     if (passphrase.length < MIN_PASSPHRASE_LENGTH) return setError(copy.key.tooShort)
     if (passphrase !== String(form.get('repeat') ?? '')) return setError(copy.key.mismatch)
-    const withPasskey = form.get('passkey') === 'on'
-    void run(async (): Promise<string[] | [string[], string]> => {
-      const identities = received ?? (await identitiesFrom(form))
-      await saveKey(identities, passphrase)
-      if (!withPasskey) return identities
-      // The key is saved and unlocked either way: a device without PRF passkeys is told so.
-      return addPasskey(identities, copy.key.passkeyName(inboxEnv.agencyName)).then(
-        () => identities,
-        () => [identities, copy.key.passkeySetupFailed],
-      )
-    })
+    void run(async () =>
+      keep(received ?? (await identitiesFrom(form)), passphrase, form.get('passkey') === 'on'),
+    )
   }
 
   function unlock(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const passphrase = String(new FormData(event.currentTarget).get('passphrase') ?? '')
-    void run(() => unlockKey(passphrase))
+    void run(async () => ({ identities: await unlockKey(passphrase) }))
   }
 
-  async function forget() {
-    await forgetKey()
-    setError(null)
-    setNotice(copy.key.forgotten)
-    setSaved({ key: false, passkey: false })
-  }
-
-  if (saved === null) return null
   const alert = error && <p role="alert">{error}</p>
-
-  if (saved.key) {
-    const passkeyFirst = saved.passkey && passkeysAvailable()
+  if (gate.phase === 'checking') return null
+  if (gate.phase === 'linking') {
+    return (
+      <LinkThisDevice
+        onReceived={(received) => setGate({ phase: 'keep', received })}
+        onCancel={() => setGate({ phase: 'import' })}
+      />
+    )
+  }
+  if (gate.phase === 'unlock') {
     const passphraseForm = (
       <form onSubmit={unlock} className="stack">
         <Field
@@ -137,13 +128,13 @@ export function KeyGate({
     return (
       <section className="card" aria-labelledby="unlock-heading">
         <ScreenHeading id="unlock-heading">{copy.key.unlockHeading}</ScreenHeading>
-        {passkeyFirst ? (
+        {gate.passkey && passkeysAvailable() ? (
           <>
             <button
               type="button"
               className="primary"
               disabled={busy}
-              onClick={() => void run(unlockWithPasskey)}
+              onClick={() => void run(async () => ({ identities: await unlockWithPasskey() }))}
             >
               {copy.key.passkeyUnlock}
             </button>
@@ -159,35 +150,30 @@ export function KeyGate({
             {alert}
           </>
         )}
-        <ForgetKey onForget={() => void forget()} />
+        <ForgetKey
+          onForget={() =>
+            void forgetKey().then(() => {
+              setError(null)
+              setGate({ phase: 'import', notice: copy.key.forgotten })
+            })
+          }
+        />
       </section>
     )
   }
 
-  if (linking && !received) {
-    return (
-      <LinkThisDevice
-        onReceived={(identities) => {
-          setReceived(identities)
-          setLinking(false)
-        }}
-        onCancel={() => setLinking(false)}
-      />
-    )
-  }
-
   return (
-    <form onSubmit={saveUnderPassphrase} className="card" aria-labelledby="import-heading">
+    <form onSubmit={save} className="card" aria-labelledby="import-heading">
       <ScreenHeading id="import-heading">
-        {received ? copy.key.keepHeading : copy.key.importHeading}
+        {gate.phase === 'keep' ? copy.key.keepHeading : copy.key.importHeading}
       </ScreenHeading>
-      {notice && <p role="status">{notice}</p>}
-      {received ? (
+      {gate.phase === 'import' && gate.notice && <p role="status">{gate.notice}</p>}
+      {gate.phase === 'keep' ? (
         <p>{copy.key.keepLead}</p>
       ) : (
         <>
           <p>{copy.key.linkInstead}</p>
-          <button type="button" onClick={() => setLinking(true)}>
+          <button type="button" onClick={() => setGate({ phase: 'linking' })}>
             {copy.devices.link}
           </button>
           <p>{copy.key.importLead}</p>
@@ -228,13 +214,12 @@ export function KeyGate({
   )
 }
 
-/** "Forgot your passphrase?": removes the key from this device, once confirmed. */
 function ForgetKey({ onForget }: { onForget: () => void }) {
   const [asking, setAsking] = useState(false)
   // The button pressed goes with the question: the focus moves to the safe answer, not the page.
-  const keep = useRef<HTMLButtonElement>(null)
+  const keepButton = useRef<HTMLButtonElement>(null)
   useEffect(() => {
-    if (asking) keep.current?.focus()
+    if (asking) keepButton.current?.focus()
   }, [asking])
   if (!asking) {
     return (
@@ -250,7 +235,7 @@ function ForgetKey({ onForget }: { onForget: () => void }) {
         <button type="button" className="danger" onClick={onForget}>
           {copy.key.forgetYes}
         </button>
-        <button type="button" ref={keep} onClick={() => setAsking(false)}>
+        <button type="button" ref={keepButton} onClick={() => setAsking(false)}>
           {copy.key.forgetNo}
         </button>
       </div>

@@ -1,23 +1,20 @@
 import { armor, Decrypter, Encrypter, webauthn } from 'age-encryption'
 import { readIdentityLines, recipientsOf } from '../../../shared/age-identity-lines'
-import { openDB, type IDBPDatabase } from 'idb'
+import { deviceStore } from '../../lib/device-store'
 
 /**
- * The agency's age identity on this device: in IndexedDB only as an age file encrypted to the
- * staff member's passphrase (scrypt), so `age -d` can read it too; in memory only once unlocked.
- * Never in web storage, a request or a cache.
+ * The agency's age identity on this device: stored only as age files (to the staff member's
+ * passphrase, so `age -d` reads it too, and optionally to a passkey), in memory once unlocked.
  */
 
 /**
- * scrypt's work factor (2^N). What it protects against: someone who copies this device's storage
- * and guesses passphrases offline; each guess costs what an unlock costs. 2^16 keeps an unlock on a
- * slow phone near a second (measured in `npm run bench`); age's default, 2^18, is four times that.
+ * scrypt's work factor (2^N): each offline guess at a copied device's passphrase costs an unlock.
+ * 2^16 keeps an unlock on a slow phone within the bench's 2 s; age's default, 2^18, is 4x that.
  */
 export const SCRYPT_LOG_N = 16
 export const MIN_PASSPHRASE_LENGTH = 10
 
-const DB_NAME = 'inbox-key'
-const STORE = 'key'
+const vault = deviceStore('inbox-key', 'key')
 const RECORD = 'agency'
 
 export type KeyProblem = 'not-a-key' | 'wrong-passphrase' | 'file-passphrase' | 'passkey'
@@ -28,14 +25,6 @@ export class KeyVaultError extends Error {
     this.name = 'KeyVaultError'
   }
 }
-
-let opened: Promise<IDBPDatabase> | null = null
-const database = () =>
-  (opened ??= openDB(DB_NAME, 1, {
-    upgrade(db) {
-      db.createObjectStore(STORE)
-    },
-  }))
 
 /**
  * The identities in what was pasted or read from a key file. Lines that are not identities are
@@ -72,7 +61,7 @@ export async function readKeyFile(bytes: Uint8Array, filePassphrase: string): Pr
 }
 
 export async function hasSavedKey(): Promise<boolean> {
-  return (await (await database()).get(STORE, RECORD)) !== undefined
+  return (await vault.get(RECORD)) !== undefined
 }
 
 /** Encrypts the identities to the passphrase and keeps only that on the device. */
@@ -81,11 +70,11 @@ export async function saveKey(identities: string[], passphrase: string): Promise
   encrypter.setPassphrase(passphrase)
   encrypter.setScryptWorkFactor(SCRYPT_LOG_N)
   const file = await encrypter.encrypt(identities.join('\n'))
-  await (await database()).put(STORE, file, RECORD)
+  await vault.put(RECORD, file)
 }
 
 export async function unlockKey(passphrase: string): Promise<string[]> {
-  const file = (await (await database()).get(STORE, RECORD)) as Uint8Array | undefined
+  const file = await vault.get<Uint8Array>(RECORD)
   if (!file) throw new KeyVaultError('wrong-passphrase')
   const decrypter = new Decrypter()
   decrypter.addPassphrase(passphrase)
@@ -97,10 +86,8 @@ export async function unlockKey(passphrase: string): Promise<string[]> {
 }
 
 /**
- * The passkey copy: the same identities in a second age file, encrypted to a WebAuthn credential
- * with the PRF extension (age-encryption's fido2prf recipient), beside the credential's identity
- * string (its ID and relying party, not a secret). A fingerprint or face then unlocks; the
- * passphrase copy stays, for a device whose passkey is lost.
+ * The passkey copy: the identities in a second age file, to a WebAuthn credential with PRF
+ * (age's fido2prf recipient), beside the credential's identity string (not a secret).
  */
 const PASSKEY_RECORD = 'passkey'
 type PasskeyRecord = { credential: string; file: Uint8Array }
@@ -110,7 +97,7 @@ export const passkeysAvailable = () =>
   typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function'
 
 export async function hasPasskey(): Promise<boolean> {
-  return (await (await database()).get(STORE, PASSKEY_RECORD)) !== undefined
+  return (await vault.get(PASSKEY_RECORD)) !== undefined
 }
 
 export async function addPasskey(identities: string[], keyName: string): Promise<void> {
@@ -119,8 +106,7 @@ export async function addPasskey(identities: string[], keyName: string): Promise
     const encrypter = new Encrypter()
     encrypter.addRecipient(new webauthn.WebAuthnRecipient({ identity: credential }))
     const file = await encrypter.encrypt(identities.join('\n'))
-    const record: PasskeyRecord = { credential, file }
-    await (await database()).put(STORE, record, PASSKEY_RECORD)
+    await vault.put(PASSKEY_RECORD, { credential, file } satisfies PasskeyRecord)
   } catch (error) {
     console.error('inbox: passkey setup failed', error)
     throw new KeyVaultError('passkey')
@@ -128,7 +114,7 @@ export async function addPasskey(identities: string[], keyName: string): Promise
 }
 
 export async function unlockWithPasskey(): Promise<string[]> {
-  const record = (await (await database()).get(STORE, PASSKEY_RECORD)) as PasskeyRecord | undefined
+  const record = await vault.get<PasskeyRecord>(PASSKEY_RECORD)
   if (!record) throw new KeyVaultError('passkey')
   const decrypter = new Decrypter()
   decrypter.addIdentity(new webauthn.WebAuthnIdentity({ identity: record.credential }))
@@ -140,11 +126,7 @@ export async function unlockWithPasskey(): Promise<string[]> {
   }
 }
 
-/**
- * Whether to offer a passkey after an unlock with the passphrase: where this browser says it has
- * WebAuthn's PRF extension (or does not say), there is no passkey copy yet, and the offer was not
- * declined on this device.
- */
+/** Where the browser has PRF (or does not say), no passkey copy yet, and no "Not now" here. */
 const OFFER_RECORD = 'passkey-offer'
 export async function shouldOfferPasskey(): Promise<boolean> {
   if (!passkeysAvailable()) return false
@@ -154,20 +136,14 @@ export async function shouldOfferPasskey(): Promise<boolean> {
     .getClientCapabilities?.()
     .catch(() => undefined)
   if (capabilities && capabilities['extension:prf'] === false) return false
-  const db = await database()
-  return (await db.get(STORE, PASSKEY_RECORD)) === undefined && !(await db.get(STORE, OFFER_RECORD))
+  return !(await vault.get(PASSKEY_RECORD)) && !(await vault.get(OFFER_RECORD))
 }
 
 export async function declinePasskeyOffer(): Promise<void> {
-  await (await database()).put(STORE, 'declined', OFFER_RECORD)
+  await vault.put(OFFER_RECORD, 'declined')
 }
 
 /** Removes the key from this device (both copies), and what was decided about passkeys with it. */
 export async function forgetKey(): Promise<void> {
-  const db = await database()
-  await Promise.all([
-    db.delete(STORE, RECORD),
-    db.delete(STORE, PASSKEY_RECORD),
-    db.delete(STORE, OFFER_RECORD),
-  ])
+  await vault.delete(RECORD, PASSKEY_RECORD, OFFER_RECORD)
 }

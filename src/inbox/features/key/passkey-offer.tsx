@@ -3,11 +3,7 @@ import { copy } from '../../content/copy'
 import { inboxEnv } from '../../lib/inbox-env'
 import { addPasskey, declinePasskeyOffer, shouldOfferPasskey } from './key-vault'
 
-/**
- * Right after an unlock with the passphrase (the first import included), on a device that can
- * make PRF passkeys and has none: the offer to add one, so the next unlock is one tap. Asked
- * until it is answered; "Not now" is remembered on this device.
- */
+/** Asked after a passphrase unlock until answered; "Not now" is remembered on this device. */
 export function PasskeyOffer({ identities }: { identities: string[] }) {
   const [state, setState] = useState<'hidden' | 'offer' | 'busy' | 'done' | 'failed'>('hidden')
 
