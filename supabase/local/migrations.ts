@@ -35,11 +35,15 @@ export async function listMigrations(dir: string = MIGRATIONS_DIR): Promise<Migr
  * CLI, so a failing migration leaves nothing half-applied and is retried on the next start. A
  * database that records a migration the folder no longer holds was made by an older schema (the
  * migrations change in place until the first deployment): it is refused with OutdatedSchemaError
- * before anything is written to it.
+ * before anything is written to it. `dir` is another folder of migrations (the bench compares
+ * schemas).
  */
-export async function migrate(db: Database): Promise<MigrationReport> {
+export async function migrate(
+  db: Database,
+  dir: string = MIGRATIONS_DIR,
+): Promise<MigrationReport> {
   const bootstrap = await readFile(BOOTSTRAP_SQL, 'utf8')
-  const migrations = await listMigrations()
+  const migrations = await listMigrations(dir)
   // The advisory lock serialises concurrent starts against one PostgreSQL database.
   const lock = `select pg_advisory_xact_lock(hashtext('supabase_migrations'))`
   await db.transaction(async (tx) => {
