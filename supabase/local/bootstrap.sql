@@ -6,21 +6,28 @@
 -- database runs it again). Never run it against a hosted Supabase project: the platform owns
 -- these objects there.
 --
--- Source of the shapes: supabase/postgres init scripts and the CLI's dumps of a fresh project
--- (see shared/reference/supabase-rest-contract.md §4.6). Left out on purpose:
+-- Source of the shapes: supabase/postgres init scripts and migrations (read at 7db7e1a:
+-- 00000000000000-initial-schema, 10000000000000_demote-postgres, 20230201083204,
+-- 20230529180330_alter_api_roles_for_inherit, 20221028101028, 20231130133139), Supabase Auth's
+-- migrations (supabase/auth at bc32168e) and Storage's (supabase/storage migrations/tenant). Left
+-- out on purpose:
 --   * default privileges that grant every new public table to the API roles: the project sets
 --     `auto_expose_new_tables = false` (supabase/config.toml) and migrations grant explicitly;
---   * role settings such as anon's statement_timeout: they apply at login, and the API roles are
---     only ever entered with SET ROLE, as PostgREST does;
---   * most of Supabase Auth's own tables and columns: only the subset below, under GoTrue's names,
---     which the migrations reference (auth.users) and the local Auth stand-in stores into.
+--   * pg-safeupdate (it refuses UPDATE and DELETE without WHERE from the API roles; every one in the
+--     migrations has a WHERE) and supautils (here `postgres` owns the Storage tables instead of
+--     creating its policies through supautils' policy_grants);
+--   * most of Supabase Auth's own tables and columns: only the subset below, under GoTrue's names
+--     and types, which the migrations reference (auth.users, auth.sessions) and the local Auth
+--     stand-in stores into.
 
--- Roles. Created only if missing, then brought to the attributes Supabase gives them, so a role
--- left behind with other attributes cannot make the tests pass for the wrong reason. A parallel
--- run on the same cluster may create a role between the check and the create: that is fine. Roles
--- are altered and granted only when they differ: concurrent bootstraps of databases on one cluster
--- (the test suites run several) would otherwise update the same catalog rows and fail with
--- "tuple concurrently updated".
+-- The API roles. Created only if missing, then brought to the attributes Supabase gives them, so a
+-- role left behind with other attributes cannot make the tests pass for the wrong reason: INHERIT
+-- (20230529180330), only service_role bypasses RLS, only authenticator logs in (NOINHERIT: it holds
+-- no rights of its own, it only switches to the role a JWT names). A parallel run on the same
+-- cluster may create a role between the check and the create: that is fine. Roles are altered and
+-- granted only when they differ: concurrent bootstraps of databases on one cluster (the test suites
+-- run several) would otherwise update the same catalog rows and fail with "tuple concurrently
+-- updated".
 do $bootstrap$
 declare
   spec record;
@@ -28,15 +35,15 @@ begin
   for spec in
     select *
     from (values
-      ('anon', false, false),
-      ('authenticated', false, false),
-      ('service_role', false, true),
-      ('authenticator', true, false)
-    ) as roles (name, can_login, bypass_rls)
+      ('anon', false, true, false),
+      ('authenticated', false, true, false),
+      ('service_role', false, true, true),
+      ('authenticator', true, false, false)
+    ) as roles (name, can_login, inherits, bypass_rls)
   loop
     if not exists (select from pg_catalog.pg_roles where rolname = spec.name) then
       begin
-        execute format('create role %I noinherit', spec.name);
+        execute format('create role %I', spec.name);
       exception
         when duplicate_object or unique_violation then null;
       end;
@@ -44,10 +51,11 @@ begin
     if not exists (
       select from pg_catalog.pg_roles
        where rolname = spec.name and rolcanlogin = spec.can_login
-         and not rolinherit and rolbypassrls = spec.bypass_rls
+         and rolinherit = spec.inherits and rolbypassrls = spec.bypass_rls
     ) then
-      execute format('alter role %I %s noinherit %s', spec.name,
+      execute format('alter role %I %s %s %s', spec.name,
         case when spec.can_login then 'login' else 'nologin' end,
+        case when spec.inherits then 'inherit' else 'noinherit' end,
         case when spec.bypass_rls then 'bypassrls' else 'nobypassrls' end);
     end if;
   end loop;
@@ -61,10 +69,63 @@ begin
 end
 $bootstrap$;
 
-grant usage on schema public to anon, authenticated, service_role;
+-- Supabase's timeouts, as role settings where Supabase sets them. PostgREST logs in as
+-- authenticator (its settings apply to the connection: statement 8 s, lock 8 s) and, at each
+-- request's SET ROLE, applies the settings of the role the JWT names (PostgREST 12 reads them from
+-- pg_db_role_setting): anon's statements stop after 3 s (57014), authenticated's after 8 s, and
+-- every lock wait after 8 s (55P03). Whoever serves the API here applies them the same way.
+do $timeouts$
+declare
+  wanted record;
+begin
+  for wanted in
+    select *
+    from (values
+      ('anon', 'statement_timeout', '3s'),
+      ('authenticated', 'statement_timeout', '8s'),
+      ('authenticator', 'statement_timeout', '8s'),
+      ('authenticator', 'lock_timeout', '8s')
+    ) as settings (role_name, name, value)
+  loop
+    if not exists (
+      select from pg_catalog.pg_db_role_setting as s
+       where s.setrole = wanted.role_name::regrole and s.setdatabase = 0
+         and wanted.name || '=' || wanted.value = any (s.setconfig)
+    ) then
+      execute format('alter role %I set %I = %L', wanted.role_name, wanted.name, wanted.value);
+    end if;
+  end loop;
+end
+$timeouts$;
 
--- Extensions live in their own schema, as on Supabase (`create extension … with schema extensions`).
+-- Supabase's `postgres`, where this cluster has none (a cluster whose superuser is named otherwise,
+-- supabase_admin as on Supabase): the role `supabase db push` and `supabase test db` connect as,
+-- not a superuser (10000000000000_demote-postgres), a member of the API roles (20230201083204).
+-- Where `postgres` is the cluster's own superuser (PGlite, a developer's server) it stays so.
+do $postgres$
+begin
+  if not exists (select from pg_catalog.pg_roles where rolname = 'postgres') then
+    begin
+      create role postgres nosuperuser createdb createrole login replication bypassrls;
+    exception
+      when duplicate_object or unique_violation then null;
+    end;
+  end if;
+  if not (pg_catalog.pg_has_role('postgres', 'anon', 'member')
+      and pg_catalog.pg_has_role('postgres', 'authenticated', 'member')
+      and pg_catalog.pg_has_role('postgres', 'service_role', 'member')) then
+    grant anon, authenticated, service_role to postgres;
+  end if;
+end
+$postgres$;
+
+grant usage on schema public to anon, authenticated, service_role;
+grant all on schema public to postgres;
+
+-- Extensions live in their own schema, as on Supabase (`create extension … with schema extensions`),
+-- created there by `postgres` (it runs Supabase's init scripts before it is demoted), so it owns it.
 create schema if not exists extensions;
+alter schema extensions owner to postgres;
 grant usage on schema extensions to anon, authenticated, service_role;
 
 -- pgcrypto comes with every Supabase project and the migrations use it (digest, hmac, random
@@ -75,6 +136,7 @@ create extension if not exists pgcrypto with schema extensions;
 -- (request.jwt.claims, and the older per-claim request.jwt.claim.*), exactly as Supabase defines them.
 create schema if not exists auth;
 grant usage on schema auth to anon, authenticated, service_role;
+grant all on schema auth to postgres;
 
 create or replace function auth.uid() returns uuid
   language sql stable
@@ -119,7 +181,22 @@ $$;
 -- Supabase Auth's tables, the subset the local Auth stand-in (supabase/local/auth/) uses, under
 -- GoTrue's names and types: users (bcrypt password hashes, as GoTrue stores them), sessions with
 -- their assurance level and methods (mfa_amr_claims), rotating refresh tokens, and TOTP factors
--- with their challenges.
+-- with their challenges. The assurance level and the factors' type and status are GoTrue's enums
+-- (migrations 20221003041349 and 20240729123726), so SQL that compares them as text, or writes a
+-- text expression into them, fails here as it does on Supabase.
+do $types$
+begin
+  if to_regtype('auth.aal_level') is null then
+    create type auth.aal_level as enum ('aal1', 'aal2', 'aal3');
+  end if;
+  if to_regtype('auth.factor_type') is null then
+    create type auth.factor_type as enum ('totp', 'webauthn', 'phone');
+  end if;
+  if to_regtype('auth.factor_status') is null then
+    create type auth.factor_status as enum ('unverified', 'verified');
+  end if;
+end
+$types$;
 create table if not exists auth.users (
   id uuid primary key,
   aud varchar(255),
@@ -139,8 +216,8 @@ create table if not exists auth.mfa_factors (
   id uuid primary key,
   user_id uuid not null references auth.users (id) on delete cascade,
   friendly_name text,
-  factor_type text not null,
-  status text not null,
+  factor_type auth.factor_type not null,
+  status auth.factor_status not null,
   secret text,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
@@ -160,7 +237,7 @@ create table if not exists auth.sessions (
   created_at timestamptz default now(),
   updated_at timestamptz default now(),
   factor_id uuid,
-  aal text
+  aal auth.aal_level
 );
 create table if not exists auth.mfa_amr_claims (
   id uuid primary key,
@@ -179,8 +256,11 @@ create table if not exists auth.refresh_tokens (
   parent varchar(255),
   session_id uuid references auth.sessions (id) on delete cascade
 );
--- As on Supabase: the API roles reach these only through Auth, never directly.
+-- As on Supabase: the API roles reach these only through Auth, never directly; `postgres` may do
+-- anything with them (the dashboard's SQL editor, a migration's foreign key to auth.users).
 revoke all on all tables in schema auth from anon, authenticated;
+grant all on all tables in schema auth to postgres;
+grant all on all sequences in schema auth to postgres;
 
 -- Where applied migrations are recorded, in the Supabase CLI's shape (one row per file version),
 -- so `supabase migration list` / `db push` semantics carry over. The CLI also keeps each
@@ -190,6 +270,8 @@ create table if not exists supabase_migrations.schema_migrations (
   version text not null primary key
 );
 alter table supabase_migrations.schema_migrations add column if not exists name text;
+alter schema supabase_migrations owner to postgres;
+alter table supabase_migrations.schema_migrations owner to postgres;
 
 -- Supabase Storage's schema, the subset the project's migrations and the local Storage stand-in
 -- (supabase/local/storage/) use, under Storage's names and types (supabase/storage
@@ -237,6 +319,12 @@ create index if not exists name_prefix_search on storage.objects (name text_patt
 alter table storage.buckets enable row level security;
 alter table storage.objects enable row level security;
 grant all on storage.buckets, storage.objects to anon, authenticated, service_role;
+-- On Supabase these belong to supabase_storage_admin, and `postgres` creates its policies on
+-- storage.objects through supautils' policy_grants and its triggers through a grant of ALL with
+-- TRIGGER (supabase/postgres 20250623125453). Ownership stands in for both here.
+grant all on schema storage to postgres;
+alter table storage.buckets owner to postgres;
+alter table storage.objects owner to postgres;
 
 create or replace function storage.foldername(name text)
   returns text[]

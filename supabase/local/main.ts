@@ -1,5 +1,6 @@
 import { BackendInUseError } from './folder-lock'
 import { startLocalBackend } from './local-backend'
+import { OutdatedSchemaError } from './migrations'
 import { backendPaths } from './paths'
 import { localHttpUrl, localPort, PortConfigError } from './ports'
 
@@ -84,7 +85,8 @@ main().catch((error: unknown) => {
   if (
     error instanceof ConfigError ||
     error instanceof PortConfigError ||
-    error instanceof BackendInUseError
+    error instanceof BackendInUseError ||
+    error instanceof OutdatedSchemaError
   )
     console.error(error.message)
   else if (code === 'EADDRINUSE') {

@@ -9,9 +9,9 @@
 --     past a retention cap (settings row, default 90 days); pg_cron runs it on Supabase, the
 --     local backend's timer on PGlite;
 --   * views of what is overdue and of how fast staff answer, for staff only;
---   * alerts that carry an event name and the id's first 8 characters, nothing else: pg_notify
---     everywhere, and on Supabase also a pg_net call to the staff-alert Edge Function, whose URL
---     and shared secret are read from Vault at call time.
+--   * alerts that carry an event name and the id's first 8 characters, nothing else: on Supabase a
+--     pg_net call to the staff-alert Edge Function, whose URL and shared secret are read from
+--     Vault at call time; elsewhere a pg_notify the local backend listens to.
 -- Staff read in two ways, each with exactly the rights the inbox needs:
 --   * signed in with Supabase Auth (the staff inbox): private.staff_members is the list, and one
 --     gate, staff_access.is_inbox_reader(), decides every request: signed in, not anonymous, on
@@ -154,9 +154,9 @@ comment on function private.staff_alert_payload(text, uuid) is
 -- secret travels in the header `token_header`, never in the URL (pg_net keeps URLs in
 -- net._http_response for hours; the request row holding the header is deleted once sent). All of
 -- it through dynamic SQL, so this compiles where neither schema exists. A failure to queue the
--- request never fails the caller (a visitor's insert, the purge).
+-- request never fails the caller (a visitor's insert, the purge). True when it was queued.
 create function private.post_to_function(url_secret text, token_secret text, token_header text, body text)
-  returns void
+  returns boolean
   language plpgsql
   security definer
   set search_path = ''
@@ -171,7 +171,7 @@ begin
        join pg_catalog.pg_namespace as n on n.oid = p.pronamespace
        where n.nspname = 'net' and p.proname = 'http_post'
      ) then
-    return;
+    return false;
   end if;
 
   begin
@@ -182,7 +182,7 @@ begin
        where name in ($1, $2)
     $sql$ into function_url, token using url_secret, token_secret;
     if function_url is null or token is null then
-      return;
+      return false;
     end if;
     execute $sql$
       select net.http_post(
@@ -192,18 +192,22 @@ begin
         timeout_milliseconds := 5000
       )
     $sql$ using function_url, body, token_header, token;
+    return true;
   exception when others then
     -- Only the error code and which call: never the URL, the secret or the body.
     raise warning '% not queued (SQLSTATE %)', url_secret, sqlstate;
+    return false;
   end;
 end
 $$;
 
 revoke all on function private.post_to_function(text, text, text, text) from public;
 
--- Always a pg_notify on channel staff_alert (the local backend listens and forwards or prints it);
--- on Supabase also a POST to the staff-alert Edge Function (Vault secrets `staff_alert_webhook_url`
--- and `staff_alert_webhook_secret`, the secret in the x-staff-alert-secret header).
+-- On Supabase a POST to the staff-alert Edge Function (Vault secrets `staff_alert_webhook_url` and
+-- `staff_alert_webhook_secret`, the secret in the x-staff-alert-secret header); where it is not
+-- configured, a pg_notify on channel staff_alert (the local backend listens and forwards or prints
+-- it). Not both: a transaction that notifies holds a lock of the whole database through its
+-- commit, so every visitor's insert would take turns at commit where nobody listens.
 create function private.send_staff_alert(payload text)
   returns void
   language plpgsql
@@ -211,14 +215,15 @@ create function private.send_staff_alert(payload text)
   set search_path = ''
 as $$
 begin
-  perform pg_notify('staff_alert', payload);
-  perform private.post_to_function('staff_alert_webhook_url', 'staff_alert_webhook_secret',
-                                   'x-staff-alert-secret', payload);
+  if not private.post_to_function('staff_alert_webhook_url', 'staff_alert_webhook_secret',
+                                  'x-staff-alert-secret', payload) then
+    perform pg_notify('staff_alert', payload);
+  end if;
 end
 $$;
 
 comment on function private.send_staff_alert(text) is
-  'pg_notify(''staff_alert'', payload); on Supabase also net.http_post to the Vault-configured staff-alert webhook.';
+  'net.http_post to the Vault-configured staff-alert webhook where it is configured (Supabase), else pg_notify(''staff_alert'', payload).';
 
 create function private.contact_submissions_alert_staff()
   returns trigger

@@ -9,12 +9,16 @@
 --     /24 (IPv4) or /64 (IPv6). The network comes from `cf-connecting-ip`, which Supabase's
 --     gateway sets and PostgREST exposes in `request.headers`. It is never stored: the bucket is
 --     HMAC-SHA256(prefix || UTC day, secret), a value that changes every day and cannot be
---     reversed without the secret, and each event is deleted once no window needs it (24 hours
---     at most).
+--     reversed without the secret, and the hourly purge deletes each event once no window needs
+--     it (after 24 hours: no window is longer).
 --   * Globally: at most `global_limit` (200) rows per `global_window` (1 hour) from anon, whatever
 --     the network; the insert that reaches the cap alerts staff ('contact.limit'), at most once an
 --     hour. Without the header only this cap applies: a missing header must never put every
 --     visitor into one shared per-network bucket.
+--   * No queue: a visitor's insert never waits for another network's. Requests of one network
+--     take turns on a lock of their own (for at most a second, then 429); the global cap is a
+--     set of slots taken without waiting (see "the global cap" below). Both stay exact however
+--     many requests arrive at once (supabase/concurrent-limits.test.ts runs them in parallel).
 --   * Over a limit: PostgREST's `PGRST` raise, answered 429 with Retry-After (the site's outbox
 --     treats it as "try again later").
 --   * A replayed id (the outbox resending a row already stored) is let through to the primary key
@@ -82,7 +86,6 @@ create table private.contact_limits (
   constraint contact_limits_network_window_check check (network_window between interval '1 minute' and interval '24 hours'),
   constraint contact_limits_global_window_check check (global_window between interval '1 minute' and interval '24 hours')
 );
-insert into private.contact_limits default values;
 
 alter table private.contact_limits enable row level security;
 revoke all on table private.contact_limits from public, anon, authenticated;
@@ -254,11 +257,11 @@ revoke all on function private.request_network_bucket() from public;
 
 -- ---------------------------------------------------------------- the form's events
 
--- One row per stored anonymous submission: when, and the keyed network bucket (null without a
--- usable header). No address, no id: it says that someone in some network sent something.
+-- One row per stored anonymous submission that came with a usable header: when, and the keyed
+-- network bucket. No address, no id: it says that someone in some network sent something.
 create table private.contact_rate_events (
   at timestamptz not null default now(),
-  bucket text,
+  bucket text not null,
 
   constraint contact_rate_events_bucket_check check (bucket ~ '^[0-9a-f]{64}$')
 );
@@ -270,7 +273,7 @@ revoke all on table private.contact_rate_events from public, anon, authenticated
 grant select, delete on table private.contact_rate_events to service_role;
 
 comment on table private.contact_rate_events is
-  'Rate-limit events: time and HMAC network bucket of each anonymous submission; deleted once no window needs them (24 h at most).';
+  'Rate-limit events: time and HMAC network bucket of each anonymous submission; deleted by the purge after 24 hours.';
 
 -- When the global cap last alerted staff, so a flood alerts once an hour, not once a row.
 create table private.contact_limit_alerts (
@@ -283,6 +286,97 @@ create table private.contact_limit_alerts (
 alter table private.contact_limit_alerts enable row level security;
 revoke all on table private.contact_limit_alerts from public, anon, authenticated;
 grant select on table private.contact_limit_alerts to service_role;
+
+-- ---------------------------------------------------------------- waiting for a network
+
+-- Requests of one network take turns where a limit counts them (two requests from one network must
+-- not both see room for one more), and only there: the key is the scope and the network's bucket,
+-- so no request ever waits for another network's. The wait is bounded well under anon's 3 s
+-- statement timeout: a network whose own requests hold the lock longer is answered 429 with
+-- Retry-After 1 (the site's outbox tries again), never 500.
+create function private.take_turn(scope text, bucket text, code text)
+  returns void
+  language plpgsql
+  set search_path = ''
+as $$
+declare
+  previous text := current_setting('lock_timeout');
+begin
+  perform set_config('lock_timeout', '1s', true);
+  begin
+    perform pg_advisory_xact_lock(hashtext(scope), hashtext(bucket));
+  exception
+    when lock_not_available then
+      perform set_config('lock_timeout', previous, true);
+      perform private.pgrst_refusal(
+        429, code, 'Too many requests at once from this network. Try again in a moment.', 1
+      );
+  end;
+  perform set_config('lock_timeout', previous, true);
+end
+$$;
+
+revoke all on function private.take_turn(text, text, text) from public;
+
+-- ---------------------------------------------------------------- the global cap: slots
+
+-- The global cap as global_limit slots, one per row the window may hold: a stored anonymous row
+-- holds a slot from its arrival until the window has passed, and a slot is free when the row that
+-- held it is older than the window. Every accepted row holds a different slot and a slot is held
+-- once per window, so no window ever holds more than global_limit rows, however many requests
+-- arrive at once. A request takes any free slot that no other request in flight has taken (FOR
+-- UPDATE SKIP LOCKED): it never waits for another visitor, and when every free slot is taken by
+-- requests in flight it is refused at once (429), as it would be a moment later. Kept to
+-- global_limit rows by the trigger on private.contact_limits below.
+create table private.contact_slots (
+  slot integer not null,
+  taken_at timestamptz not null default '-infinity',
+
+  constraint contact_slots_pkey primary key (slot)
+);
+
+alter table private.contact_slots enable row level security;
+revoke all on table private.contact_slots from public, anon, authenticated;
+grant select on table private.contact_slots to service_role;
+
+comment on table private.contact_slots is
+  'The global cap of anonymous inserts: one row per row a window may hold, and when it last held one. No id, no network.';
+
+-- As many slots as the cap. A lower cap keeps the slots taken last, so the rows already in the
+-- window still count against it.
+create function private.contact_limits_size_slots()
+  returns trigger
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+declare
+  held integer;
+begin
+  select count(*) into held from private.contact_slots;
+  if held < new.global_limit then
+    insert into private.contact_slots (slot)
+    select coalesce((select max(s.slot) from private.contact_slots as s), 0) + n
+      from generate_series(1, new.global_limit - held) as n;
+  elsif held > new.global_limit then
+    delete from private.contact_slots
+     where slot in (
+       select s.slot from private.contact_slots as s
+        order by s.taken_at, s.slot
+        limit held - new.global_limit
+     );
+  end if;
+  return null;
+end
+$$;
+
+revoke all on function private.contact_limits_size_slots() from public;
+
+create trigger contact_limits_size_slots
+  after insert or update of global_limit on private.contact_limits
+  for each row execute function private.contact_limits_size_slots();
+
+insert into private.contact_limits default values;
 
 -- ---------------------------------------------------------------- the guard
 
@@ -297,8 +391,11 @@ declare
   statement_key text := statement_timestamp()::text;
   seen text;
   client_bucket text;
+  start_at integer;
+  slot_taken integer;
   counted integer;
   oldest timestamptz;
+  alerting boolean;
 begin
   -- PostgREST runs the request as `set_config('role', 'anon', true)`; inside this function (run
   -- as its owner) the role setting still names the requester.
@@ -324,29 +421,15 @@ begin
 
   select * into limits from private.contact_limits;
   if not found then
-    -- The settings row was deleted: the defaults still hold, never "no limit".
+    -- The settings row was deleted: the defaults still hold, never "no limit" (and the slots
+    -- keep the last cap).
     limits := row(true, 5, interval '10 minutes', 200, interval '1 hour', now());
   end if;
-  -- Serialises anonymous inserts (a few per minute at most), so two concurrent requests cannot
-  -- both see room for one more row. Held to the end of the request's transaction.
-  perform pg_advisory_xact_lock(hashtext('private.contact_submissions_limit_anon'));
 
-  delete from private.contact_rate_events as e
-   where e.at < now() - greatest(limits.network_window, limits.global_window);
-
-  select count(*), min(e.at) into counted, oldest
-    from private.contact_rate_events as e
-   where e.at > now() - limits.global_window;
-  if counted >= limits.global_limit then
-    perform private.pgrst_refusal(
-      429, 'contact_global_limit',
-      'The contact form is receiving too many submissions right now. Try again later.',
-      private.retry_after(oldest, limits.global_window)
-    );
-  end if;
-
+  -- Per network, counted under the network's own turn.
   client_bucket := private.request_network_bucket();
   if client_bucket is not null then
+    perform private.take_turn('contact network', client_bucket, 'contact_network_busy');
     select count(*), min(e.at) into counted, oldest
       from private.contact_rate_events as e
      where e.bucket = client_bucket and e.at > now() - limits.network_window;
@@ -359,16 +442,56 @@ begin
     end if;
   end if;
 
-  insert into private.contact_rate_events (at, bucket) values (now(), client_bucket);
+  -- Globally: a free slot, or a refusal. The search starts at a random slot, so requests at once
+  -- seldom meet at the same one and taken slots stay spread out: it passes about
+  -- 1 / (1 - the share taken) slots before a free one, whatever the cap.
+  start_at := 1 + floor(random() * coalesce((select max(s.slot) from private.contact_slots as s), 0));
+  select s.slot into slot_taken
+    from private.contact_slots as s
+   where s.slot >= start_at and s.taken_at <= now() - limits.global_window
+   order by s.slot
+   limit 1
+   for update skip locked;
+  if slot_taken is null then
+    select s.slot into slot_taken
+      from private.contact_slots as s
+     where s.slot < start_at and s.taken_at <= now() - limits.global_window
+     order by s.slot
+     limit 1
+     for update skip locked;
+  end if;
+  if slot_taken is null then
+    select min(s.taken_at) into oldest
+      from private.contact_slots as s
+     where s.taken_at > now() - limits.global_window;
+    perform private.pgrst_refusal(
+      429, 'contact_global_limit',
+      'The contact form is receiving too many submissions right now. Try again later.',
+      -- 1 s when no slot is in the window: the free ones are all taken by requests in flight.
+      private.retry_after(oldest, limits.global_window)
+    );
+  end if;
+  update private.contact_slots set taken_at = now() where slot = slot_taken;
 
-  -- This row reaches the global cap: the next ones will be refused, so staff hear of it now (a
-  -- refused insert rolls back and could not alert), at most once an hour.
-  select count(*) into counted from private.contact_rate_events as e where e.at > now() - limits.global_window;
-  if counted >= limits.global_limit
-     and not exists (select from private.contact_limit_alerts as a where a.alerted_at > now() - interval '1 hour') then
-    insert into private.contact_limit_alerts (alerted_at) values (now())
-    on conflict (singleton) do update set alerted_at = excluded.alerted_at;
-    perform private.send_staff_alert(private.staff_alert_payload('contact.limit'));
+  if client_bucket is not null then
+    insert into private.contact_rate_events (at, bucket) values (now(), client_bucket);
+  end if;
+
+  -- This row took the last free slot: the next ones will be refused, so staff hear of it now (a
+  -- refused insert rolls back and could not alert), at most once an hour. Rows that take the last
+  -- slots at the same instant each see the others' as free; then the alert comes with the next row
+  -- that takes a slot once one frees.
+  if not exists (
+    select from private.contact_slots as s
+     where s.taken_at <= now() - limits.global_window and s.slot <> slot_taken
+  ) then
+    insert into private.contact_limit_alerts as a (alerted_at) values (now())
+    on conflict (singleton) do update set alerted_at = excluded.alerted_at
+     where a.alerted_at <= now() - interval '1 hour'
+    returning true into alerting;
+    if alerting then
+      perform private.send_staff_alert(private.staff_alert_payload('contact.limit'));
+    end if;
   end if;
 
   return new;

@@ -279,7 +279,7 @@ revoke all on table private.thread_rate_events from public, anon, authenticated;
 grant select, delete on table private.thread_rate_events to service_role;
 
 comment on table private.thread_rate_events is
-  'Rate-limit events of the visitor''s thread functions: misses by HMAC network bucket, reads and writes by inquiry. Deleted once no window needs them (24 h at most) or with the inquiry.';
+  'Rate-limit events of the visitor''s thread functions: misses by HMAC network bucket, reads and writes by inquiry. Deleted by the purge after 24 hours, or with the inquiry.';
 
 create function private.current_thread_limits()
   returns private.thread_limits
@@ -326,10 +326,9 @@ begin
   end if;
 
   bucket := coalesce(private.request_network_bucket(), private.keyed_bucket('unknown', now()));
-  -- Two requests from one network cannot both see room for one more miss.
-  perform pg_advisory_xact_lock(hashtext('private.open_mailbox'), hashtext(bucket));
-  delete from private.thread_rate_events as e
-   where e.at < now() - greatest(limits.miss_window, limits.read_window, limits.write_window);
+  -- Two requests from one network cannot both see room for one more miss; other networks do not
+  -- wait for it.
+  perform pg_advisory_xact_lock(hashtext('thread network'), hashtext(bucket));
   select count(*), min(e.at) into counted, oldest
     from private.thread_rate_events as e
    where e.kind = 'miss' and e.network = bucket and e.at > now() - limits.miss_window;
@@ -367,7 +366,8 @@ declare
   counted integer;
   oldest timestamptz;
 begin
-  perform pg_advisory_xact_lock(hashtext('private.count_thread_use'), hashtext(inquiry::text || action));
+  -- Two requests for one mailbox cannot both see room for one more; other mailboxes do not wait.
+  perform pg_advisory_xact_lock(hashtext('thread ' || action), hashtext(inquiry::text));
   select count(*), min(e.at) into counted, oldest
     from private.thread_rate_events as e
    where e.submission_id = inquiry and e.kind = action and e.at > now() - use_window;

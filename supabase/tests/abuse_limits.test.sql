@@ -1,12 +1,12 @@
 -- Abuse limits: one row per request, 5 per 10 minutes per /24 or /64 network, a global
--- cap with one staff alert an hour, 429 with Retry-After over a limit, and a replay that still
--- answers 23505. Requests are simulated as PostgREST makes them: `set local role anon` and the
+-- cap (slots) with one staff alert an hour, 429 with Retry-After over a limit, and a replay that
+-- still answers 23505. Concurrent requests: supabase/concurrent-limits.test.ts. Requests are simulated as PostgREST makes them: `set local role anon` and the
 -- request headers in `request.headers` (cf-connecting-ip as Supabase's gateway sets it).
 -- Every statement below is one request: the database tells rows of one statement apart from
 -- rows of the next by statement_timestamp(), and now() is the same for the whole test.
 begin;
 
-select plan(55);
+select plan(57);
 
 -- Sealed rows the limits never look inside: pg_temp.armor(), pg_temp.key_id().
 \ir fixtures/sealed-row.psql
@@ -53,6 +53,8 @@ select ok(
 );
 select table_privs_are('private', 'contact_limits', 'anon', array[]::text[], 'anon has no right on the limits');
 select table_privs_are('private', 'contact_rate_events', 'anon', array[]::text[], 'anon has no right on the rate events');
+select table_privs_are('private', 'contact_slots', 'anon', array[]::text[], 'anon has no right on the global cap''s slots');
+select is((select count(*)::int from private.contact_slots where taken_at = '-infinity'), 200, 'the global cap is 200 free slots');
 select table_privs_are('private', 'contact_rate_limit_secret', 'service_role', array[]::text[], 'not even service_role reads the secret table');
 
 -- ---------------------------------------------------------------- per network (IPv4 /24)
@@ -141,23 +143,18 @@ select is(
   'no address or prefix is stored, only keyed hashes and times'
 );
 select is(
-  (select count(*)::int from private.contact_rate_events where bucket is null),
+  (select count(*)::int from private.contact_slots where taken_at > now() - interval '1 hour')
+    - (select count(*)::int from private.contact_rate_events),
   3,
-  'requests without a usable header count only toward the global cap'
+  'requests without a usable header count only toward the global cap: a slot, no network event'
 );
 
--- Ten minutes later the network may send again; events no window needs are deleted.
-update private.contact_rate_events set at = at - interval '11 minutes'
- where bucket = private.network_bucket('203.0.113.1', now());
-insert into private.contact_rate_events (at, bucket) values (now() - interval '25 hours', null);
+-- Eleven minutes later (every event and slot moved back) the network may send again.
+update private.contact_rate_events set at = at - interval '11 minutes';
+update private.contact_slots set taken_at = taken_at - interval '11 minutes' where taken_at > '-infinity';
 set local role anon;
 select is(pg_temp.send('203.0.113.7'), 'ok', 'after the window the network is accepted again');
 reset role;
-select is(
-  (select count(*)::int from private.contact_rate_events where at < now() - interval '1 hour'),
-  0,
-  'events older than every window (and so older than 24 hours) are gone'
-);
 
 -- ---------------------------------------------------------------- one row per request
 
@@ -183,7 +180,11 @@ reset role;
 
 delete from private.test_alerts;
 update private.contact_limits
-   set global_limit = (select count(*) + 2 from private.contact_rate_events where at > now() - interval '1 hour');
+   set global_limit = (select count(*) + 2 from private.contact_slots where taken_at > now() - interval '1 hour');
+select is(
+  (select count(*)::int from private.contact_slots where taken_at <= now() - interval '1 hour'), 2,
+  'a lower cap keeps the slots taken in the window: two are free'
+);
 set local role anon;
 select is(pg_temp.send('192.0.2.1'), 'ok', 'one below the global cap: accepted');
 select is(pg_temp.send('192.0.2.200', '20000000-0000-4000-8000-000000000002'), 'ok', 'the row that reaches the cap is accepted');
@@ -197,7 +198,7 @@ set local role anon;
 select is(
   pg_temp.send('100.64.0.1'),
   'PGRST {"code":"contact_global_limit","message":"The contact form is receiving too many submissions right now. Try again later.","details":null,"hint":null} {"status":429,"headers":{"Retry-After":"2940"}}',
-  'past the cap every network is refused with 429 and Retry-After (until the oldest event of the hour, moved 11 minutes back above, leaves it: 3600 - 660 s)'
+  'past the cap every network is refused with 429 and Retry-After (until the oldest slot of the hour, moved 11 minutes back above, frees: 3600 - 660 s)'
 );
 select matches(pg_temp.send(null), '^PGRST \{"code":"contact_global_limit"', 'a request without the header too');
 select is(
@@ -222,7 +223,7 @@ select lives_ok(
 );
 
 -- The purge trims events older than 24 hours even when no insert comes to do it.
-insert into private.contact_rate_events (at, bucket) values (now() - interval '25 hours', null), (now() - interval '23 hours', null);
+insert into private.contact_rate_events (at, bucket) values (now() - interval '25 hours', repeat('a', 64)), (now() - interval '23 hours', repeat('b', 64));
 select private.purge_contact_submissions();
 select is(
   (select count(*)::int from private.contact_rate_events where at < now() - interval '1 hour'),

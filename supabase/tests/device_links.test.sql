@@ -26,7 +26,7 @@ declare
   session uuid := gen_random_uuid();
 begin
   if sub is not null then
-    insert into auth.sessions (id, user_id, aal) values (session, sub, aal);
+    insert into auth.sessions (id, user_id, aal) values (session, sub, aal::auth.aal_level);
   end if;
   perform set_config('request.jwt.claims', jsonb_build_object(
     'role', role, 'aud', 'authenticated', 'sub', sub, 'aal', aal, 'is_anonymous', false,

@@ -1,6 +1,8 @@
 -- The staff side: status times stamped by trigger, the purge, the 24-hour watch views,
 -- content-free alerts, the contact_staff role, and the pg_cron jobs where pg_cron is loaded
--- (tests/db/run-pgcron-check.sh runs this file again on a cluster that preloads it).
+-- (tests/db/run-pgtap.sh runs this file again in a database where the server preloads it).
+-- Staff are proved as a member of contact_staff, as staff logins are: the suite makes the role it
+-- runs as one for its own transaction (`postgres` may: it created the role, with CREATEROLE).
 begin;
 
 select plan(67);
@@ -20,6 +22,7 @@ $$;
 
 -- pgTAP lives in schema extensions; staff need it only to run these assertions as themselves.
 grant usage on schema extensions to contact_staff;
+grant contact_staff to current_user;
 
 -- Staff alerts land in private.test_alerts instead of being sent.
 \ir fixtures/captured-alerts.psql
@@ -344,7 +347,7 @@ select case when exists (select from pg_extension where extname = 'pg_cron')
               ('cron-history-cleanup', '47 3 * * *', 'delete from cron.job_run_details where end_time < now() - interval ''7 days''') $$,
     'pg_cron has the purge, the overdue sweep and the history cleanup, with their schedules and commands'
   )
-  else skip('pg_cron is not installed in this database (tests/db/run-pgcron-check.sh covers it)', 1)
+  else skip('pg_cron is not installed in this database (tests/db/run-pgtap.sh covers it)', 1)
 end;
 select case when exists (select from pg_extension where extname = 'pg_cron')
   then is(private.schedule_contact_jobs(), 3, 'scheduling again is idempotent (upsert by job name)')

@@ -14,6 +14,7 @@ const STEPS = [
   'passkey',
   'replies',
   'attachments',
+  'inserts',
 ] as const
 
 const outcomes: { step: string; met: boolean; seconds: number }[] = []
