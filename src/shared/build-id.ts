@@ -1,0 +1,15 @@
+/**
+ * The build id: the first twelve hex digits of the SHA-256 of the build manifest an app serves
+ * (src/build/build-manifest.ts), which lists every other file it serves with its own SHA-256. Both
+ * apps show it, and `npm run verify` prints it, so one short string names one exact set of files.
+ */
+export const BUILD_MANIFEST_PATH = '/build-manifest.json'
+
+export const BUILD_ID_LENGTH = 12
+
+export async function buildIdOf(manifest: BufferSource): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', manifest))
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0'))
+    .join('')
+    .slice(0, BUILD_ID_LENGTH)
+}
