@@ -13,3 +13,16 @@ export async function buildIdOf(manifest: BufferSource): Promise<string> {
     .join('')
     .slice(0, BUILD_ID_LENGTH)
 }
+
+/**
+ * The build id of what the host serves now (asked past any cache: after an update it names the new
+ * build); null when it cannot be read (offline, or a host without the manifest).
+ */
+export async function fetchBuildId(fetcher: typeof fetch = fetch): Promise<string | null> {
+  try {
+    const response = await fetcher(BUILD_MANIFEST_PATH, { cache: 'no-cache' })
+    return response.ok ? await buildIdOf(await response.arrayBuffer()) : null
+  } catch {
+    return null
+  }
+}

@@ -285,6 +285,8 @@ export const copy = {
     needsCode:
       'Changing the password needs the authentication code: sign out, sign in again with the code, then change it.',
     failed: 'The password could not be changed. Check the connection and try again.',
+    buildId: 'Inbox build',
+    buildIdUnreadable: 'not readable now (offline?)',
   },
   unexpected: 'Something went wrong. Try again; if it keeps happening, sign out and in again.',
 } as const
