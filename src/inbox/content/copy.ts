@@ -288,5 +288,11 @@ export const copy = {
     buildId: 'Inbox build',
     buildIdUnreadable: 'not readable now (offline?)',
   },
+  update: {
+    heading: 'A new version of the inbox',
+    ready: (buildId: string | null) =>
+      `A new version of this inbox is waiting${buildId ? `, build ${buildId}` : ''}. It runs only when you press Update: first check that build id against the list of releases the agency publishes in the pinned post of its Telegram channel.`,
+    take: 'Update',
+  },
   unexpected: 'Something went wrong. Try again; if it keeps happening, sign out and in again.',
 } as const
