@@ -2,6 +2,7 @@ import { CallToActionSection } from '../components/call-to-action'
 import { ChannelIcon } from '../components/channel-icon'
 import { PageIntro } from '../components/page-intro'
 import { BuildCheck } from '../features/build-check/build-check'
+import { ForgetDevice } from '../features/contact/forget-device'
 import { privacyCallToAction, privacyIntro, privacyKey, privacySections } from '../content/privacy'
 import { keyDnsName } from '../content/sealing-key'
 import { KeyFingerprint } from '../features/contact/sealing/key-fingerprint'
@@ -55,6 +56,7 @@ export function PrivacyPage() {
             <KeyFingerprint linkToPrivacy={false} />
           </aside>
           <BuildCheck />
+          <ForgetDevice />
         </div>
       </div>
 

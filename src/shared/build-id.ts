@@ -19,6 +19,8 @@ export async function buildIdOf(manifest: BufferSource): Promise<string> {
  * build); null when it cannot be read (offline, or a host without the manifest).
  */
 export async function fetchBuildId(fetcher: typeof fetch = fetch): Promise<string | null> {
+  // Offline, a request would only fail (and say so in the console).
+  if (!navigator.onLine) return null
   try {
     const response = await fetcher(BUILD_MANIFEST_PATH, { cache: 'no-cache' })
     return response.ok ? await buildIdOf(await response.arrayBuffer()) : null
