@@ -7,6 +7,7 @@ import { forgetSealedList } from '../features/inquiries/list-cache'
 import { useUnlockedKey } from '../features/key/use-unlocked-key'
 import { UpdateNotice } from '../features/update/update-notice'
 import { copy } from '../content/copy'
+import { forgetOrigin } from '../../shared/forget-origin-browser'
 import { inboxEnv } from '../lib/inbox-env'
 
 // The key's code (age, scrypt) and what opens rows load after sign-in, never before.
@@ -34,6 +35,14 @@ export function InboxApp() {
       .then(() => session.signOut(scope))
   }
 
+  /** The key's copies, the trusted sign-in, the kept list, the caches and the worker: all of it. */
+  function removeDevice() {
+    key.lock()
+    void session
+      .removeDevice(() => forgetOrigin([]))
+      .catch((failure: unknown) => console.error('inbox: removing this device failed', failure))
+  }
+
   return (
     <>
       <header className="bar">
@@ -54,7 +63,7 @@ export function InboxApp() {
         </Suspense>
       </main>
       {(session.stage === 'second-factor' || signedIn) && (
-        <AccountPanel aal2={signedIn} onSignOut={signOut} />
+        <AccountPanel aal2={signedIn} onSignOut={signOut} onRemoveDevice={removeDevice} />
       )}
     </>
   )

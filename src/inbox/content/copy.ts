@@ -285,6 +285,16 @@ export const copy = {
     needsCode:
       'Changing the password needs the authentication code: sign out, sign in again with the code, then change it.',
     failed: 'The password could not be changed. Check the connection and try again.',
+    removeHeading: 'Remove this device',
+    removeHint:
+      'For a device you hand back or no longer trust: it removes everything the inbox keeps on it.',
+    remove: 'Remove this device',
+    removeConfirm:
+      'This removes from this device the agency’s key (its encrypted copy and its passkey copy; the passkey itself stays in the device’s password manager and opens nothing without it), the trusted sign-in, the inquiries kept for reading offline, the saved app and its service worker, then signs out. To use the inbox here again you will need the key file, or a link from another device.',
+    removeConfirmButton: 'Remove everything',
+    removeCancel: 'Keep this device',
+    removing: 'Removing…',
+    removed: 'This device was removed: the inbox keeps nothing on it any more. Close this tab.',
     buildId: 'Inbox build',
     buildIdUnreadable: 'not readable now (offline?)',
   },

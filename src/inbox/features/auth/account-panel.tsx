@@ -78,13 +78,52 @@ function BuildId() {
   )
 }
 
+/** "Remove this device", after a sentence that says what goes. */
+function RemoveDevice({ onRemove }: { onRemove: () => void }) {
+  const [step, setStep] = useState<'idle' | 'confirming' | 'working'>('idle')
+  return (
+    <details>
+      <summary>{copy.account.removeHeading}</summary>
+      <div className="card">
+        <p className="hint">{copy.account.removeHint}</p>
+        {step === 'idle' && (
+          <button type="button" className="sign-out" onClick={() => setStep('confirming')}>
+            {copy.account.remove}
+          </button>
+        )}
+        {step === 'confirming' && (
+          <div role="alertdialog" aria-labelledby="remove-device-confirm">
+            <p id="remove-device-confirm">{copy.account.removeConfirm}</p>
+            <button
+              type="button"
+              className="sign-out"
+              onClick={() => {
+                setStep('working')
+                onRemove()
+              }}
+            >
+              {copy.account.removeConfirmButton}
+            </button>
+            <button type="button" onClick={() => setStep('idle')}>
+              {copy.account.removeCancel}
+            </button>
+          </div>
+        )}
+        {step === 'working' && <p role="status">{copy.account.removing}</p>}
+      </div>
+    </details>
+  )
+}
+
 /** Apart from "Lock" in the header: another place, another style. */
 export function AccountPanel({
   aal2,
   onSignOut,
+  onRemoveDevice,
 }: {
   aal2: boolean
   onSignOut: (scope: 'local' | 'global') => void
+  onRemoveDevice: () => void
 }) {
   return (
     <section className="account" aria-labelledby="account-heading">
@@ -98,6 +137,7 @@ export function AccountPanel({
       <button type="button" className="sign-out" onClick={() => onSignOut('global')}>
         {copy.account.signOutEverywhere}
       </button>
+      <RemoveDevice onRemove={onRemoveDevice} />
       <BuildId />
     </section>
   )

@@ -37,17 +37,21 @@ export function useSession() {
   const leaving = useRef(false)
   const epoch = useRef(0)
 
-  const leave = useCallback(async (scope: 'local' | 'global', notice?: string) => {
-    leaving.current = true
-    epoch.current += 1
-    try {
-      await supabase.auth.signOut({ scope })
-    } finally {
-      leaving.current = false
+  const leave = useCallback(
+    async (scope: 'local' | 'global', notice?: string, afterwards?: () => Promise<void>) => {
+      leaving.current = true
       epoch.current += 1
-    }
-    setState({ stage: 'signed-out', notice })
-  }, [])
+      try {
+        await supabase.auth.signOut({ scope })
+        await afterwards?.()
+      } finally {
+        leaving.current = false
+        epoch.current += 1
+      }
+      setState({ stage: 'signed-out', notice })
+    },
+    [],
+  )
 
   const settle = useCallback(
     async (period: boolean) => {
@@ -99,7 +103,13 @@ export function useSession() {
   /** "Sign out" ends this session on the server; "Sign out everywhere" every session. */
   const signOut = useCallback((scope: 'local' | 'global') => leave(scope), [leave])
 
-  return { ...state, confirm, signOut }
+  /** "Remove this device": sign out, then `forget` what the device keeps, then say it is done. */
+  const removeDevice = useCallback(
+    (forget: () => Promise<void>) => leave('local', copy.account.removed, forget),
+    [leave],
+  )
+
+  return { ...state, confirm, signOut, removeDevice }
 }
 
 export type Refusal = 'refused' | 'too-many'
