@@ -100,12 +100,12 @@ export const privacyKey = {
 
 export const privacyBuild = {
   heading: 'The code you are running',
-  body: "Every file this site serves is listed, with its SHA-256 and the settings it was built with, in /build-manifest.json. The first twelve characters of that list's own SHA-256 are the build id. We publish the id of each release in the pinned post of our Telegram channel, beside the key fingerprint.",
+  body: "/build-manifest.json lists every file this site serves with its SHA-256; the start of that list's own SHA-256 is the build id. Our Telegram channel's pinned post gives each release's id.",
   buildId: 'Build id',
   reading: 'Reading…',
-  unreadable: 'Not readable now (offline?). Reload this page with a connection to see it.',
+  unreadable: 'Not readable offline.',
   howToVerify: (siteUrl: string) =>
-    `To check it yourself, on a computer with git and Node.js: take our source code at the commit the manifest names, run npm install, then npm run verify -- ${siteUrl}. It builds that code with the manifest's settings and compares every file this site serves, and its security headers, with its own build: it prints each difference and ends with an error if there is one.`,
+    `To check it: take our source at the commit the manifest names, run npm install, then npm run verify -- ${siteUrl}. It rebuilds the site and prints every file or header that differs.`,
 } as const satisfies {
   heading: string
   body: string

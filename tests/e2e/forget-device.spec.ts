@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 import { forgetDevice } from '../../src/content/forget-device'
+import { forgetDeviceSteps } from '../../src/content/forget-device-steps'
 import { submitToasts } from '../../src/features/contact/contact-copy'
 import { axeViolations } from '../support/axe'
 import { fillAndSend, openContactPage, toast } from '../support/contact-form'
@@ -51,16 +52,16 @@ test('after saying that a queued message and the kept receipt will be lost, it r
   const section = page.getByRole('region', { name: forgetDevice.heading })
   await section.getByRole('button', { name: forgetDevice.start }).click()
   const confirmation = section.getByRole('alertdialog')
-  await expect(confirmation).toContainText(forgetDevice.confirm(1, true))
+  await expect(confirmation).toContainText(forgetDeviceSteps.confirm(1, true))
   expect(await axeViolations(page)).toEqual([])
 
   // "Keep everything" keeps it.
-  await confirmation.getByRole('button', { name: forgetDevice.cancel }).click()
+  await confirmation.getByRole('button', { name: forgetDeviceSteps.cancel }).click()
   expect(await originTraces(page)).toEqual(before)
 
   await section.getByRole('button', { name: forgetDevice.start }).click()
-  await section.getByRole('button', { name: forgetDevice.confirmButton }).click()
-  await expect(section.getByRole('status')).toHaveText(forgetDevice.done)
+  await section.getByRole('button', { name: forgetDeviceSteps.confirmButton }).click()
+  await expect(section.getByRole('status')).toHaveText(forgetDeviceSteps.done)
   expect(await axeViolations(page)).toEqual([])
   expect(await originTraces(page)).toEqual({
     databases: [],

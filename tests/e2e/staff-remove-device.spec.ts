@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 import { copy } from '../../src/inbox/content/copy'
 import { totpCode } from '../../supabase/local/auth/totp'
 import { axeViolations } from '../support/axe'
-import { E2E_INBOX_URL } from '../support/ports'
+import { buildIdOf, BUILD_MANIFEST_PATH } from '../../src/shared/build-id'
+import { E2E_INBOX_BUILD_DIR, E2E_INBOX_URL } from '../support/ports'
 import {
   addStaff,
   devIdentity,
@@ -50,6 +52,10 @@ test('a trusted device with the key removes the key, the session, the caches and
   expect(before.workers).toBe(1)
 
   const account = page.getByRole('region', { name: copy.account.heading })
+  // The panel names the build the host serves: its manifest's SHA-256, shortened.
+  await expect(account.getByTestId('build-id')).toHaveText(
+    await buildIdOf(readFileSync(`${E2E_INBOX_BUILD_DIR}/${BUILD_MANIFEST_PATH}`)),
+  )
   await account.locator('summary', { hasText: copy.account.removeHeading }).click()
   await account.getByRole('button', { name: copy.account.remove }).click()
   const confirmation = account.getByRole('alertdialog')
