@@ -2,7 +2,7 @@ import { BackendInUseError } from './folder-lock'
 import { startLocalBackend } from './local-backend'
 import { OutdatedSchemaError } from './migrations'
 import { backendPaths } from './paths'
-import { localHttpUrl, localPort, PortConfigError } from './ports'
+import { localPort, PortConfigError } from './ports'
 
 /**
  * `npm run backend`: the local stand-in for the Supabase project, configured from the environment
@@ -37,8 +37,10 @@ async function main(): Promise<void> {
     jwtSecret,
     staffAlertWebhookUrl: env('STAFF_ALERT_WEBHOOK_URL'),
     staffAlertWebhookSecret: env('STAFF_ALERT_WEBHOOK_SECRET'),
-    // The alerts' links follow INBOX_PORT unless INBOX_URL names the inbox outright.
-    inboxUrl: env('INBOX_URL') ?? `${localHttpUrl('inbox')}/`,
+    // The alerts' links follow INBOX_PORT unless INBOX_URL names the inbox outright. They name
+    // localhost, not 127.0.0.1: WebAuthn refuses IP addresses, and a passkey made at one origin
+    // does not sign in at the other.
+    inboxUrl: env('INBOX_URL') ?? `http://localhost:${localPort('inbox')}/`,
     // A restart right after a kill waits for the dead backend's lock to go stale.
     lockWaitMs: 35_000,
     onLockLost: (error) => {

@@ -4,7 +4,7 @@
  *
  * - The signed-out page loads at most 140 KB gzip of JavaScript, and Lighthouse (mobile defaults,
  *   5 runs, medians) gives it accessibility and best practices 100; its performance score and
- *   LCP are printed, not held to a target (src/inbox/DECISION-first-paint.md).
+ *   LCP are printed, not held to a target (src/decisions/034-inbox-first-paint.md).
  * - With the CPU slowed 4x (Chromium's throttling), median of 5 reloads: unlocking with the
  *   passphrase (scrypt 2^16) takes at most 2 s from "Unlock" to the list's heading, and the 200
  *   rows are fetched, opened and listed at most 1 s after that.
