@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import type { Page, Request } from '@playwright/test'
-import pg from 'pg'
 import { copy } from '../../src/inbox/content/copy'
 import { sealSubmission } from '../../src/features/contact/sealing/seal-submission'
 import { buildDocument } from '../../src/shared/submission/sealed-document'
 import { ensureDevIdentity } from '../../supabase/local/dev-identity'
 import { axeViolations } from '../support/axe'
-import { submissionsWithId } from '../support/backend-db'
+import { submissionsWithId, withE2eDatabase } from '../support/backend-db'
 import { indexedDbContents, webStorageContents } from '../support/offline'
-import { E2E_BACKEND_DIR, E2E_DB_URL } from '../support/ports'
+import { E2E_BACKEND_DIR } from '../support/ports'
 import { PHONE } from '../support/site'
 import { firstVisit, inquiryEntry } from '../support/staff-inbox'
 import { expect, test } from '../support/strict-page'
@@ -31,9 +30,7 @@ async function seed(
   rows: { label: string; hoursAgo: number; status?: string }[],
 ): Promise<Seeded[]> {
   const { recipient } = await ensureDevIdentity(E2E_BACKEND_DIR)
-  const client = new pg.Client({ connectionString: E2E_DB_URL })
-  await client.connect()
-  try {
+  return withE2eDatabase(async (client) => {
     const seeded: Seeded[] = []
     for (const { label, hoursAgo, status } of rows) {
       const id = randomUUID()
@@ -63,9 +60,7 @@ async function seed(
       seeded.push({ id, name })
     }
     return seeded
-  } finally {
-    await client.end()
-  }
+  })
 }
 
 /** Every request's address and body, as the page sends them. */
