@@ -20,7 +20,13 @@ const COLUMNS =
 const STAMPED = 'status, responded_at, completed_at, responded_by, awaiting_reply_since'
 const PAGE_ROWS = 500
 
-export type ResponseTimes = { p50: string | null; p90: string | null; within_24h: number | null }
+export type ResponseTimes = {
+  responded: number
+  p50: string | null
+  p90: string | null
+  within_24h: number | null
+  closed_unanswered: number
+}
 export type Stamped = Pick<
   InquiryRow,
   'status' | 'responded_at' | 'completed_at' | 'responded_by' | 'awaiting_reply_since'
@@ -234,7 +240,9 @@ export async function loadInquiries(
 }
 
 export async function loadResponseTimes(): Promise<ResponseTimes | null> {
-  const { data, error } = await supabase.from('inbox_response_times').select('p50, p90, within_24h')
+  const { data, error } = await supabase
+    .from('inbox_response_times')
+    .select('responded, p50, p90, within_24h, closed_unanswered')
   if (error) console.error('inbox: reading response times failed', error)
   return (data?.[0] as ResponseTimes | undefined) ?? null
 }

@@ -53,12 +53,14 @@ export function ListScreen({
           {copy.list.refresh}
         </button>
       </div>
-      {times?.p50 && (
+      {times && times.responded + times.closed_unanswered > 0 && (
         <p className="times">
           {copy.list.times(
+            times.responded,
             formatInterval(times.p50),
             formatInterval(times.p90),
             `${Math.round((times.within_24h ?? 0) * 100)}%`,
+            times.closed_unanswered,
           )}
         </p>
       )}
