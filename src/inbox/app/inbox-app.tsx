@@ -7,6 +7,7 @@ import { forgetSealedList } from '../features/inquiries/list-cache'
 import { useUnlockedKey } from '../features/key/use-unlocked-key'
 import { copy } from '../content/copy'
 import { inboxEnv } from '../lib/inbox-env'
+import { BrandMark } from '../../shared/brand-mark'
 
 // The key's code (age, scrypt) and what opens rows load after sign-in, never before.
 const KeyGate = lazy(() =>
@@ -36,7 +37,10 @@ export function InboxApp() {
   return (
     <>
       <header className="bar">
-        <span>{copy.title(inboxEnv.agencyName)}</span>
+        <span className="brand">
+          <BrandMark gradientId="inbox-mark-gradient" className="mark" />
+          {copy.title(inboxEnv.agencyName)}
+        </span>
         {key.unlocked && (
           <button type="button" onClick={key.lock}>
             {copy.lock}
