@@ -185,6 +185,7 @@ export const copy = {
       'This file is too large to open on this device. Open it on a computer with more memory, or with `age -d` and the agency’s key.',
     offline:
       'The file could not be fetched: you are offline or the server cannot be reached. Try again.',
+    busy: 'The server is busy right now, so the file could not be fetched. Try again in a minute.',
     'not-found': 'The file is no longer stored: it may have been removed with its inquiry.',
     failed: 'The file could not be fetched. Check the connection and try again.',
     reply: {
