@@ -27,6 +27,9 @@ describe('a refused download', () => {
     expect(
       downloadRefused({ status: 500, message: 'canceling statement due to statement timeout' }),
     ).toBe('busy')
+    expect(
+      downloadRefused({ status: 500, statusCode: '500', message: 'database error, code: 57014' }),
+    ).toBe('busy')
     expect(downloadRefused({ status: 429, message: 'Too many requests' })).toBe('busy')
   })
 })

@@ -76,11 +76,12 @@ export function storageStatus({ status, statusCode }: StorageRefusal): number {
 
 /**
  * Storage's word for a statement the database cancelled: 544 `DatabaseTimeout` ("The connection
- * to the database timed out"), or, from Storage versions before that code, a 500 quoting
- * PostgreSQL's "canceling statement due to statement timeout". Nothing was stored: try again.
+ * to the database timed out"), or, from Storage versions before that code, a 500 naming 57014 or
+ * quoting PostgreSQL's "canceling statement due to statement timeout". Nothing was stored: try
+ * again.
  */
 const STORAGE_TIMEOUT_STATUS = 544
-const TIMEOUT_WORDS = /statement timeout|DatabaseTimeout|database timed out/i
+const TIMEOUT_WORDS = /statement timeout|DatabaseTimeout|database timed out|\b57014\b/i
 
 function storageTimedOut(status: number, message: string): boolean {
   return status === STORAGE_TIMEOUT_STATUS || (status >= 500 && TIMEOUT_WORDS.test(message))
