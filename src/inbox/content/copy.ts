@@ -190,6 +190,7 @@ export const copy = {
       'This file is too large to open on this device. Open it on a computer with more memory, or with `age -d` and the agency’s key.',
     offline:
       'The file could not be fetched: you are offline or the server cannot be reached. Try again.',
+    busy: 'The server is busy right now, so the file could not be fetched. Try again in a minute.',
     'not-found': 'The file is no longer stored: it may have been removed with its inquiry.',
     failed: 'The file could not be fetched. Check the connection and try again.',
     reply: {
@@ -211,8 +212,6 @@ export const copy = {
     retry: 'Try again',
     cannotOpen: 'This message could not be opened: what is stored is damaged or was moved.',
     otherKey: 'This message is sealed to another key: this device cannot open it.',
-    noThread:
-      'This inquiry was sent before sealed replies: it has no sealed conversation. Answer on the visitor’s channel below.',
     closed: 'Closed: this conversation takes no more replies.',
     reply: 'Reply',
     replyHint:

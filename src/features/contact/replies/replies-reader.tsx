@@ -32,6 +32,8 @@ export function openProblem(outcome: Exclude<OpenOutcome, { kind: 'opened' }>): 
       return copy.limited[outcome.scope](formatWhen(outcome.retryAt))
     case 'no-answer':
       return copy.noAnswer
+    case 'busy':
+      return copy.busy
     case 'failed':
       return copy.failed
   }
@@ -92,7 +94,7 @@ export function RepliesReader({ dependencies }: { dependencies: RepliesDependenc
       setReceipt('')
       return
     }
-    if (outcome.kind === 'no-answer' || outcome.kind === 'failed') {
+    if (outcome.kind === 'no-answer' || outcome.kind === 'busy' || outcome.kind === 'failed') {
       console.error('The conversation could not be opened:', outcome.detail)
     }
     setProblem(openProblem(outcome))

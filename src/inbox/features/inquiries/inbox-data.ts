@@ -1,3 +1,4 @@
+import { STATEMENT_TIMEOUT } from '../../../shared/api/outcome'
 import type { SettableStatus } from '../../../shared/staff-workflow'
 import { sealedSubmissionOpener } from '../../../shared/submission/open-sealed'
 import { supabase } from '../../lib/supabase-client'
@@ -41,6 +42,8 @@ export type WriteOutcome =
   /** A change offline is refused, not queued: colleagues would read what the database has not. */
   | { kind: 'offline' }
   | { kind: 'closed' }
+  /** The database cancelled the statement (its timeout): nothing was stored, try again. */
+  | { kind: 'busy' }
   | { kind: 'failed' }
 
 class Refused extends Error {
@@ -294,6 +297,7 @@ export async function insertReply(reply: SealedReply): Promise<WriteOutcome> {
   if (!navigator.onLine) return { kind: 'offline' }
   const { error } = await supabase.from('contact_messages').insert(reply)
   if (error?.code === 'thread_closed') return { kind: 'closed' }
+  if (error?.code === STATEMENT_TIMEOUT) return { kind: 'busy' }
   if (!error || error.code === '23505') return stampedOf(reply.submission_id)
   console.error('inbox: sending the reply failed', error)
   return { kind: 'failed' }
