@@ -5,6 +5,7 @@ import { useSession } from '../features/auth/session'
 import { SignInForm } from '../features/auth/sign-in-form'
 import { forgetSealedList } from '../features/inquiries/list-cache'
 import { useUnlockedKey } from '../features/key/use-unlocked-key'
+import { UpdateNotice } from '../features/update/update-notice'
 import { copy } from '../content/copy'
 import { inboxEnv } from '../lib/inbox-env'
 import { BrandMark } from '../../shared/brand-mark'
@@ -48,6 +49,7 @@ export function InboxApp() {
         )}
       </header>
       <main>
+        <UpdateNotice />
         {session.stage === 'signed-out' && <SignInForm notice={session.notice} />}
         {session.stage === 'second-factor' && <SecondFactor />}
         <Suspense fallback={null}>

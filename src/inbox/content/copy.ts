@@ -289,6 +289,14 @@ export const copy = {
     needsCode:
       'Changing the password needs the authentication code: sign out, sign in again with the code, then change it.',
     failed: 'The password could not be changed. Check the connection and try again.',
+    buildId: 'Inbox build',
+    buildIdUnreadable: 'not readable now (offline?)',
+  },
+  update: {
+    heading: 'A new version of the inbox',
+    ready: (buildId: string | null) =>
+      `A new version of this inbox is waiting${buildId ? `, build ${buildId}` : ''}. It runs only when you press Update: first check that build id against the list of releases the agency publishes in the pinned post of its Telegram channel.`,
+    take: 'Update',
   },
   unexpected: 'Something went wrong. Try again; if it keeps happening, sign out and in again.',
 } as const
