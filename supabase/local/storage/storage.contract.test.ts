@@ -10,10 +10,15 @@ import {
   replyFileObjectName,
 } from '../../../src/shared/conversation/reply-files'
 import { ATTACHMENT_LIMITS, ATTACHMENTS_BUCKET } from '../../../src/shared/submission/attachments'
-import { totpCode } from '../auth/totp'
 import type { LocalBackend } from '../local-backend'
 import { objectFile } from './files'
-import { NoRealtimeSocket, registerTestKey, testBackends } from '../test-support'
+import {
+  clientFor,
+  NoRealtimeSocket,
+  registerTestKey,
+  signedInStaff,
+  testBackends,
+} from '../test-support'
 
 /**
  * Sealed files (issue 26) as the site and the inbox call Storage, with the real supabase-js and
@@ -27,40 +32,10 @@ import { NoRealtimeSocket, registerTestKey, testBackends } from '../test-support
  */
 
 const BUCKET = ATTACHMENTS_BUCKET
-const PASSWORD = 'correct horse battery staple'
 const CHUNK = 6 * 1024 * 1024
 const OCTETS = { contentType: 'application/octet-stream', upsert: false }
 
 type Client = SupabaseClient
-
-function clientFor(backend: LocalBackend, key = backend.anonKey, address?: string): Client {
-  return createClient(backend.url, key, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    realtime: { transport: NoRealtimeSocket as never },
-    global: address ? { headers: { 'CF-Connecting-IP': address } } : {},
-  })
-}
-
-async function staffAtAal2(backend: LocalBackend, email: string): Promise<Client> {
-  const admin = clientFor(backend, backend.serviceRoleKey)
-  expect(
-    (await admin.auth.admin.createUser({ email, password: PASSWORD, email_confirm: true })).error,
-  ).toBeNull()
-  expect((await admin.rpc('add_staff_member', { email })).error).toBeNull()
-  const client = clientFor(backend)
-  expect((await client.auth.signInWithPassword({ email, password: PASSWORD })).error).toBeNull()
-  const enrolled = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'phone' })
-  if (enrolled.error) throw enrolled.error
-  const challenge = await client.auth.mfa.challenge({ factorId: enrolled.data.id })
-  if (challenge.error) throw challenge.error
-  const verified = await client.auth.mfa.verify({
-    factorId: enrolled.data.id,
-    challengeId: challenge.data.id,
-    code: totpCode(enrolled.data.totp.secret),
-  })
-  if (verified.error) throw verified.error
-  return client
-}
 
 const objectName = (submission = randomUUID()) => `${submission}/${randomUUID()}`
 
@@ -137,19 +112,49 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
   let staff: Client
   let key: Awaited<ReturnType<typeof registerTestKey>>
 
-  const fileOf = async (name: string) => {
+  const fileOf = async (name: string, bucket = BUCKET) => {
     const [row] = await backend.db.query<{ version: string }>(
       'select version from storage.objects where bucket_id = $1 and name = $2',
-      [BUCKET, name],
+      [bucket, name],
     )
-    return row ? objectFile(backend.storageDir, BUCKET, name, row.version) : null
+    return row ? objectFile(backend.storageDir, bucket, name, row.version) : null
+  }
+
+  /**
+   * Ages the inquiry `inquiryId` past its 90 days and `orphan` (an upload whose row never came)
+   * past a day, runs the daily purge, and tells whether the objects `removed` and their `files`
+   * are then gone. The database's notification starts the removal; nothing else is called here.
+   */
+  async function purgeRemoves(
+    inquiryId: string,
+    orphan: string,
+    removed: string[],
+    files: (string | null)[],
+  ): Promise<boolean> {
+    await backend.db.query(
+      `update public.contact_submissions set created_at = now() - interval '100 days' where id = $1`,
+      [inquiryId],
+    )
+    await backend.db.query(
+      `update storage.objects set created_at = now() - interval '25 hours' where name = $1`,
+      [orphan],
+    )
+    await backend.db.query('select private.purge_contact_submissions()')
+    return eventually(async () => {
+      const left = await backend.db.query(
+        'select name from storage.objects where name = any($1::text[])',
+        [removed],
+      )
+      const present = await Promise.all(files.map((file) => exists(file!)))
+      return left.length === 0 && present.every((found) => !found)
+    })
   }
 
   beforeAll(async () => {
     started = await start()
     backend = started.backend
     anon = clientFor(backend)
-    staff = await staffAtAal2(backend, `staff-${randomUUID()}@example.com`)
+    staff = await signedInStaff(backend, `staff-${randomUUID()}@example.com`)
     key = await registerTestKey(backend.db)
   }, 120_000)
   afterAll(async () => {
@@ -609,29 +614,10 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
     expect(
       (await anon.storage.from(BUCKET).upload(fresh, randomBytes(500), OCTETS)).error,
     ).toBeNull()
-    const files = await Promise.all([...names, orphan, fresh].map(fileOf))
+    const files = await Promise.all([...names, orphan, fresh].map((name) => fileOf(name)))
     for (const file of files) expect(file && (await exists(file))).toBe(true)
 
-    await backend.db.query(
-      `update public.contact_submissions set created_at = now() - interval '100 days' where id = $1`,
-      [row.id],
-    )
-    await backend.db.query(
-      `update storage.objects set created_at = now() - interval '25 hours' where name = $1`,
-      [orphan],
-    )
-    await backend.db.query('select private.purge_contact_submissions()')
-
-    // The database's notification starts the removal; nothing else is called here.
-    const gone = async () => {
-      const left = await backend.db.query(
-        'select name from storage.objects where name = any($1::text[])',
-        [[...names, orphan]],
-      )
-      const present = await Promise.all(files.slice(0, 3).map((file) => exists(file!)))
-      return left.length === 0 && present.every((found) => !found)
-    }
-    expect(await eventually(gone)).toBe(true)
+    expect(await purgeRemoves(row.id, orphan, [...names, orphan], files.slice(0, 3))).toBe(true)
     expect(await backend.db.query('select name from private.attachment_removals')).toEqual([])
     // The fresh upload without its row yet stays.
     expect(await exists(files[3]!)).toBe(true)
@@ -859,33 +845,10 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
       expect(
         (await staff.storage.from(REPLIES).upload(name, randomBytes(300), OCTETS)).error,
       ).toBeNull()
-    const fileOfReply = async (name: string) => {
-      const [row] = await backend.db.query<{ version: string }>(
-        'select version from storage.objects where bucket_id = $1 and name = $2',
-        [REPLIES, name],
-      )
-      return objectFile(backend.storageDir, REPLIES, name, row!.version)
-    }
-    const files = await Promise.all([...names, orphan, fresh].map(fileOfReply))
+    const files = await Promise.all([...names, orphan, fresh].map((name) => fileOf(name, REPLIES)))
+    expect(files.every(Boolean)).toBe(true)
 
-    await backend.db.query(
-      `update public.contact_submissions set created_at = now() - interval '100 days' where id = $1`,
-      [thread.id],
-    )
-    await backend.db.query(
-      `update storage.objects set created_at = now() - interval '25 hours' where name = $1`,
-      [orphan],
-    )
-    await backend.db.query('select private.purge_contact_submissions()')
-    const gone = async () => {
-      const left = await backend.db.query(
-        'select name from storage.objects where name = any($1::text[])',
-        [[...names, orphan]],
-      )
-      const present = await Promise.all(files.slice(0, 3).map((file) => exists(file)))
-      return left.length === 0 && present.every((found) => !found)
-    }
-    expect(await eventually(gone)).toBe(true)
+    expect(await purgeRemoves(thread.id, orphan, [...names, orphan], files.slice(0, 3))).toBe(true)
     expect(await exists(files[3]!)).toBe(true)
   })
 })
