@@ -130,6 +130,8 @@ export type ReadOutcome =
   | { kind: 'limited'; scope: 'network' | 'mailbox'; retryAt: number }
   /** Offline, a gateway, a timeout, an answer that is not the function's. */
   | { kind: 'no-answer'; detail: string }
+  /** The database cancelled the call (a statement timeout) or asked to slow down: try again. */
+  | { kind: 'busy'; detail: string }
   /** Any other refusal or server error. */
   | { kind: 'failed'; detail: string }
 
@@ -176,6 +178,9 @@ export function classifyReadAnswer(answer: Answer & { data: unknown }, now: numb
     }
   }
   const outcome = classify(answer, () => false)
+  if (outcome.kind === 'no-answer' && outcome.reason === 'busy') {
+    return { kind: 'busy', detail: outcome.detail }
+  }
   if (outcome.kind === 'no-answer') {
     return {
       kind: 'no-answer',

@@ -109,6 +109,7 @@ export type Database = {
           p50: string | null
           p90: string | null
           within_24h: number | null
+          closed_unanswered: number
         }
         Relationships: []
       }

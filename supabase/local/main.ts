@@ -62,9 +62,17 @@ async function main(): Promise<void> {
       `  Staff alerts     ${env('STAFF_ALERT_WEBHOOK_URL') ? 'forwarded to STAFF_ALERT_WEBHOOK_URL' : 'printed here (STAFF_ALERT_WEBHOOK_URL is not set)'}`,
       `  anon key         ${backend.anonKey}`,
       `  service_role key ${backend.serviceRoleKey}`,
+      '',
+      'Open, at localhost (passkeys refuse IP addresses):',
+      `  the site         http://localhost:${localPort('site')}`,
+      `  the staff inbox  http://localhost:${localPort('inbox')}`,
+      databaseUrl
+        ? null
+        : `  development key  ${paths.identityFile} (paste it into the inbox once)`,
+      'Next: `npm run staff -- add you@example.com` prints a password; sign in at the inbox.',
       'Press Ctrl+C to stop.',
     ]
-      .filter(Boolean)
+      .filter((line) => typeof line === 'string')
       .join('\n'),
   )
 

@@ -28,6 +28,12 @@
 -- Nobody may UPDATE or DELETE: service_role bypasses row level security, as on Supabase, and only
 -- it removes objects, through the Storage API, from the queue below.
 --
+-- Needs Supabase Storage v1.45.0 or later. Both upload policies read the declared length,
+-- `metadata ->> 'contentLength'`, which Storage passes to its permission check only since v1.45.0
+-- (its test insert carried bucket, name, owner and version alone before): on an older Storage every
+-- upload, the form's and the inbox's, is refused as "new row violates row-level security policy".
+-- Hosted projects run a current Storage; `supabase start` runs the image its CLI release pins.
+--
 -- The limits are refused from the policy with SQLSTATE 42501 and a sentence saying which limit:
 -- Storage answers 42501 as AccessDenied (403) and keeps the message unless it mentions row-level
 -- security (supabase/storage src/storage/database/errors.ts). A name or bucket the policy does

@@ -8,7 +8,7 @@
 -- keeps what it counted.
 begin;
 
-select plan(103);
+select plan(105);
 
 \ir fixtures/sealed-row.psql
 
@@ -33,8 +33,10 @@ insert into auth.users (id, aud, role, email, is_anonymous) values
 insert into private.staff_members (user_id) values ('a0000000-0000-4000-8000-00000000000a');
 
 -- Inquiries: A (mailbox 1) for the conversation, B (mailbox 2) to be closed,
--- C (mailbox 3) for the per-mailbox limits, D (mailbox 7) for the status buttons.
+-- C (mailbox 3) for the per-mailbox limits, D (mailbox 7) for the status buttons, F (mailbox 9)
+-- closed unanswered.
 insert into public.contact_submissions (id, sealed, key_id, mailbox_hash) values
+  ('6f2b3c4d-0000-4000-8000-00000000000f', pg_temp.armor(), pg_temp.key_id(), pg_temp.hash(9)),
   ('1a2b3c4d-0000-4000-8000-00000000000a', pg_temp.armor(), pg_temp.key_id(), pg_temp.hash(1)),
   ('2b2b3c4d-0000-4000-8000-00000000000b', pg_temp.armor(), pg_temp.key_id(), pg_temp.hash(2)),
   ('3c2b3c4d-0000-4000-8000-00000000000c', pg_temp.armor(), pg_temp.key_id(), pg_temp.hash(3)),
@@ -390,6 +392,13 @@ select throws_ok(
   $$ update public.contact_submissions set responded_by = 'bob@example.com' $$,
   '42501', null, 'staff cannot write who answered by hand'
 );
+-- "Completed" on an inquiry nobody answered is not an answer, and names nobody as answering.
+select is(pg_temp.set_status('6f2b3c4d-0000-4000-8000-00000000000f', 'completed'), 1, 'staff close an inquiry nobody answered');
+select results_eq(
+  $$ select responded_by, responded_at from public.contact_submissions where id = '6f2b3c4d-0000-4000-8000-00000000000f' $$,
+  $$ values (null::text, null::timestamptz) $$,
+  'which records no answer and nobody as having answered'
+);
 reset role;
 select is((select count(*)::int from private.test_alerts), 0, 'staff replies alert nobody');
 
@@ -548,7 +557,7 @@ select is(
   (select count(*)::int from public.contact_messages where submission_id = '2b2b3c4d-0000-4000-8000-00000000000b'), 1,
   'the closed inquiry has its message'
 );
-select is(private.purge_contact_submissions(now() + interval '25 hours'), 1, 'a day after closing, the purge deletes the closed inquiry');
+select is(private.purge_contact_submissions(now() + interval '25 hours'), 2, 'a day after closing, the purge deletes the closed inquiries (B, and F closed unanswered)');
 select is(
   (select count(*)::int from public.contact_messages where submission_id = '2b2b3c4d-0000-4000-8000-00000000000b'), 0,
   'and its messages with it'

@@ -110,7 +110,7 @@ test('rows say their reference, status and due time; the search finds a row open
 
   // The token: every seeded row; with the filters, fewer.
   await page.getByLabel(copy.list.search).fill(token)
-  await expect(page.getByTestId('list-count')).toHaveText(/^58 of \d+ inquiries$/)
+  await expect(page.getByTestId('list-count')).toHaveText(/^58( of \d+)? inquiries$/)
   await expect(page.getByRole('button', { name: copy.list.showMore(8) })).toBeVisible()
   await page.getByLabel(copy.list.statusFilter).selectOption('new')
   await expect(page.locator('ul.inquiries > li')).toHaveCount(2)
@@ -169,4 +169,8 @@ test('"Completed" asks first, says when the inquiry will be deleted, and Cancel 
   await expect(page.getByTestId('status')).toHaveText(copy.statuses.completed)
   await expect(page.getByText(/^Closed: the database deletes it by /)).toBeVisible()
   await expect.poll(async () => (await submissionsWithId(target!.id))[0]?.status).toBe('completed')
+  // Nobody answered it: closing is not a response, and names nobody as having responded.
+  const [closed] = await submissionsWithId(target!.id)
+  expect([closed?.responded_at, closed?.responded_by]).toEqual([null, null])
+  await expect(page.getByTestId('responded')).toHaveCount(0)
 })

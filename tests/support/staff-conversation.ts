@@ -72,7 +72,6 @@ export async function storeInquiry(fields: Fields): Promise<StoredInquiry> {
  * the receipt's mailbox token through `add_to_thread`, as the anonymous replies page does.
  */
 export async function addVisitorMessage(inquiry: StoredInquiry, body: string): Promise<string> {
-  if (!inquiry.receipt) throw new Error('a version 1 inquiry has no thread')
   const agency = await agencyKey()
   const id = randomUUID()
   const message = buildThreadMessage(body, {

@@ -9,7 +9,14 @@
 import { defaultOptions, Upload, type DetailedError, type HttpStack } from 'tus-js-client'
 import { ATTACHMENT_CONTENT_TYPE, RESUMABLE_THRESHOLD_BYTES } from '../submission/attachments'
 import { fetchHttpStack } from './fetch-http-stack'
-import { classify, DELIVERED, type Answer, type Outcome, type TransportReason } from './outcome'
+import {
+  classify,
+  DELIVERED,
+  STATEMENT_TIMEOUT,
+  type Answer,
+  type Outcome,
+  type TransportReason,
+} from './outcome'
 
 export type UploadReason = TransportReason | 'fileRefused'
 export type UploadOutcome = Outcome<UploadReason>
@@ -67,11 +74,32 @@ export function storageStatus({ status, statusCode }: StorageRefusal): number {
   return typeof status === 'number' ? status : 0
 }
 
+/**
+ * Storage's word for a statement the database cancelled: 544 `DatabaseTimeout` ("The connection
+ * to the database timed out"), or, from Storage versions before that code, a 500 naming 57014 or
+ * quoting PostgreSQL's "canceling statement due to statement timeout". Nothing was stored: try
+ * again.
+ */
+const STORAGE_TIMEOUT_STATUS = 544
+const TIMEOUT_WORDS = /statement timeout|DatabaseTimeout|database timed out|\b57014\b/i
+
+function storageTimedOut(status: number, message: string): boolean {
+  return status === STORAGE_TIMEOUT_STATUS || (status >= 500 && TIMEOUT_WORDS.test(message))
+}
+
+/** An answer from Storage (its status and words), with the statement timeout named as such. */
+export function storageStatusAnswer(status: number, message: string): Answer {
+  return {
+    status,
+    error: storageTimedOut(status, message) ? { code: STATEMENT_TIMEOUT, message } : { message },
+  }
+}
+
 /** supabase-js's `{ error }` from Storage, as an answer the rule reads. */
-export const storageAnswer = (refusal: StorageRefusal | null): Answer => ({
-  status: refusal ? storageStatus(refusal) : 200,
-  error: refusal && { message: refusal.message ?? '' },
-})
+export const storageAnswer = (refusal: StorageRefusal | null): Answer =>
+  refusal
+    ? storageStatusAnswer(storageStatus(refusal), refusal.message ?? '')
+    : { status: 200, error: null }
 
 /** An upload's answer: 409 (already stored under this random name) is stored too. */
 export function uploadOutcome(answer: Answer): UploadOutcome {
@@ -161,10 +189,12 @@ function uploadResumable(
       onSuccess: () => resolve({ outcome: DELIVERED, confirmed: lastMethod !== 'HEAD' }),
       onError: (error) => {
         const response = (error as DetailedError).originalResponse
-        const outcome = uploadOutcome({
-          status: response ? response.getStatus() : 0,
-          error: { message: `resumable upload: ${String(error).slice(0, 300)}` },
-        })
+        const outcome = uploadOutcome(
+          storageStatusAnswer(
+            response ? response.getStatus() : 0,
+            `resumable upload: ${String(error).slice(0, 300)}`,
+          ),
+        )
         resolve({ outcome, confirmed: true })
       },
     })
@@ -227,10 +257,11 @@ export async function uploadFiles(
 
 /** What a download came to: the ciphertext, or why not (the server's words: console only). */
 export type DownloadAnswer =
-  { kind: 'file'; ciphertext: Blob } | { kind: 'not-found' | 'offline' | 'failed'; detail: unknown }
+  | { kind: 'file'; ciphertext: Blob }
+  | { kind: 'not-found' | 'offline' | 'busy' | 'failed'; detail: unknown }
 
 /** Storage's refusal of a download, as what the person is told. */
-export function downloadRefused(error: unknown): 'not-found' | 'offline' | 'failed' {
+export function downloadRefused(error: unknown): 'not-found' | 'offline' | 'busy' | 'failed' {
   const outcome = classify(
     storageAnswer((error ?? {}) as StorageRefusal),
     undefined,
@@ -238,7 +269,7 @@ export function downloadRefused(error: unknown): 'not-found' | 'offline' | 'fail
       status === 404 ? { kind: 'refused', reason: 'notFound', detail: '' } : undefined,
   )
   if (outcome.kind === 'delivered' || outcome.kind === 'server-error') return 'failed'
-  if (outcome.kind === 'no-answer') return 'offline'
+  if (outcome.kind === 'no-answer') return outcome.reason === 'busy' ? 'busy' : 'offline'
   return outcome.reason === 'notFound' ? 'not-found' : 'failed'
 }
 
