@@ -13,7 +13,8 @@
 --     `bytes_per_file_sealed`, and within `network_bytes` per `network_window` from one /24 or
 --     /64 network and `global_bytes` per `global_window` overall. No SELECT, so no download, no
 --     list and no upsert (Storage needs SELECT and UPDATE for those); no UPDATE, no DELETE. An
---     existing name cannot be written again: the insert conflicts (409 Duplicate). Staff at aal2
+--     existing name cannot be written again: the insert conflicts (409 Duplicate), and a trigger
+--     refuses any replacement, even by Storage's own final upsert. Staff at aal2
 --     may SELECT (download).
 --   * `conversation-files`, staff replies' files, named `<inquiry id>/<message id>/<object id>`
 --     (three lowercase uuids): the inquiry gates the visitor's read, the message ties each file to
@@ -388,6 +389,37 @@ create policy conversation_files_visitor_select
   for select
   to anon
   using (bucket_id = 'conversation-files' and attachment_access.may_read_reply_file(bucket_id, name));
+
+-- ---------------------------------------------------------------- never overwritten
+
+-- An object of either bucket, once stored, is never replaced, whoever asks. Storage writes the
+-- row as its own superuser once the bytes are in (Uploader.completeUpload, an upsert whatever the
+-- request said), after a permission check that ran before the first byte: two uploads of one new
+-- name both pass it, and without this trigger the second to finish would replace the first. Here
+-- the second is a unique violation (Storage's 409 Duplicate), and the first stays. Removal is a
+-- delete (the queue below), never an update.
+create function private.sealed_object_unchanged()
+  returns trigger
+  language plpgsql
+  set search_path = ''
+as $$
+begin
+  if (new.bucket_id, new.name, new.version, new.metadata, new.owner_id, new.user_metadata)
+     is distinct from (old.bucket_id, old.name, old.version, old.metadata, old.owner_id, old.user_metadata) then
+    raise exception using errcode = '23505',
+      message = 'The object already exists: a stored file is never replaced.';
+  end if;
+  return new;
+end
+$$;
+
+revoke all on function private.sealed_object_unchanged() from public;
+
+create trigger sealed_objects_never_replaced
+  before update on storage.objects
+  for each row
+  when (old.bucket_id in ('contact-attachments', 'conversation-files'))
+  execute function private.sealed_object_unchanged();
 
 -- ---------------------------------------------------------------- counting stored bytes
 

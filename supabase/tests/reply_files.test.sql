@@ -7,7 +7,7 @@
 -- more. Then the removal queue: with the inquiry, and orphans after a day.
 begin;
 
-select plan(64);
+select plan(65);
 
 \ir fixtures/sealed-row.psql
 
@@ -303,6 +303,16 @@ select is(
   array['dddddddd-0000-4000-8000-00000000000d/ffffffff-0000-4000-8000-000000000001/00000000-0000-4000-8000-000000000001',
         pg_temp.obj('D', 4, 1), pg_temp.obj('D', 5, 1)],
   'what stays: the fresh upload, the stored reply''s file, and the planted file (an hour old: not yet an orphan)'
+);
+
+-- A stored reply file is never replaced, not even by Storage's own upsert as its superuser.
+select throws_ok(
+  format($$ insert into storage.objects (bucket_id, name, version, metadata)
+            values ('conversation-files', %L, 'v2', '{"size":1}')
+            on conflict (bucket_id, name) do update set version = excluded.version, metadata = excluded.metadata $$,
+         pg_temp.obj('D', 5, 1)),
+  '23505', 'The object already exists: a stored file is never replaced.',
+  'a second upload of a reply file''s name is refused (409 Duplicate), the first stays'
 );
 
 select * from finish();

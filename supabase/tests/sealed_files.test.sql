@@ -5,7 +5,7 @@
 -- Storage, which sets storage.allow_delete_query. Then the limits, and the removal queue.
 begin;
 
-select plan(58);
+select plan(63);
 
 \ir fixtures/sealed-row.psql
 
@@ -274,6 +274,35 @@ select is((select count(*)::int from public.pending_attachment_removals()), 0,
   'once Storage has removed them, the queue is empty');
 select is((select count(*)::int from private.attachment_rate_events where at < now() - interval '24 hours'), 0,
   'upload events older than a day are gone after the purge');
+
+-- ---------------------------------------------------------------- never replaced
+
+-- Two uploads of one new name both pass the permission check (it runs before the first byte);
+-- Storage then writes each row as its superuser with an upsert. The second is refused.
+select is(pg_temp.may_upload('abababab-abab-4bab-8bab-abababababab/aaaaaaaa-0000-4000-8000-000000000001', 700), 'ok',
+  'one of two uploads of one new name passes the check while the other is in flight');
+select is(pg_temp.upload('abababab-abab-4bab-8bab-abababababab/aaaaaaaa-0000-4000-8000-000000000001', 500), 'ok',
+  'the other passes it too and is stored first');
+select throws_ok(
+  $$ insert into storage.objects (bucket_id, name, version, metadata)
+     values ('contact-attachments', 'abababab-abab-4bab-8bab-abababababab/aaaaaaaa-0000-4000-8000-000000000001', 'v2',
+             '{"size":700,"mimetype":"application/octet-stream"}')
+     on conflict (bucket_id, name) do update set version = excluded.version, metadata = excluded.metadata $$,
+  '23505', 'The object already exists: a stored file is never replaced.',
+  'Storage''s upsert of the second, as its superuser, is refused (409 Duplicate)'
+);
+select results_eq(
+  $$ select version, metadata ->> 'size' from storage.objects
+      where name = 'abababab-abab-4bab-8bab-abababababab/aaaaaaaa-0000-4000-8000-000000000001' $$,
+  $$ values ('v1', '500') $$,
+  'the first upload stays as it was stored'
+);
+select throws_ok(
+  $$ update storage.objects set name = 'abababab-abab-4bab-8bab-abababababab/aaaaaaaa-0000-4000-8000-000000000002'
+      where name = 'abababab-abab-4bab-8bab-abababababab/aaaaaaaa-0000-4000-8000-000000000001' $$,
+  '23505', 'The object already exists: a stored file is never replaced.',
+  'nor is a stored object moved or renamed, even by a role that bypasses row level security'
+);
 
 select * from finish();
 rollback;

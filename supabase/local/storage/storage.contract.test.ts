@@ -382,6 +382,15 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
     expect(await refused.json()).toMatchObject({ statusCode: '409' })
     const stored = await staff.storage.from(BUCKET).download(name)
     expect(Buffer.from(await stored.data!.arrayBuffer()).equals(second)).toBe(true)
+    // Hosted Storage writes the row with an upsert whatever the request said: the database
+    // itself refuses to replace the stored object.
+    await expect(
+      backend.db.query(
+        `insert into storage.objects (bucket_id, name, version, metadata) values ($1, $2, 'v2', '{}')
+         on conflict (bucket_id, name) do update set version = excluded.version`,
+        [BUCKET, name],
+      ),
+    ).rejects.toMatchObject({ code: '23505' })
   })
 
   it('answers bad names and malformed forms with 400 and a sentence, never a crash', async () => {
