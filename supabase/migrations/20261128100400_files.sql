@@ -51,11 +51,12 @@
 -- policy can read the token where the form's policy reads cf-connecting-ip. A signed URL would need
 -- Storage's signing secret in the database or an Edge Function to mint it, and it would put a
 -- bearer secret in an address (history, logs, Referer). Storage logs only allow-listed headers
--- (src/internal/monitoring/logger.ts, whitelistHeaders), so the token is not in its logs. What the
--- header does not do: Storage's reads cannot write (a policy cannot count), so a wrong token tried
--- here is not counted as a miss of private.thread_limits. The token stands for 128 random bits
--- (the receipt), so guessing is hopeless at any rate; the thread functions keep counting the misses
--- they see.
+-- (src/internal/monitoring/logger.ts, whitelistHeaders), so the token is not in its logs. A token
+-- that opens no inquiry is counted as a miss of private.thread_limits, against the request's
+-- network, as the thread functions count a wrong receipt: Storage's reads commit, so the policy's
+-- check can write (once per request, however many rows it is asked about). A read is never
+-- refused for its network's misses: it answers only what the token opens. The token stands for
+-- 128 random bits (the receipt), so guessing is hopeless at any rate; the count bounds the load.
 --
 -- Runs on a hosted Supabase project, plain PostgreSQL 15 (pgTAP) and PGlite (the local backend).
 
@@ -310,16 +311,18 @@ comment on function attachment_access.may_attach_reply(text, text, jsonb) is
 -- The visitor's read check: the request's x-mailbox-token (64 lowercase hex, as the thread
 -- functions take it) must open the object's inquiry, and the object's message must be an agency
 -- message stored in that thread. Anything else, including a malformed or missing header: false.
+-- A well-formed token that opens no inquiry counts one miss for the request (volatile: it writes).
 create function attachment_access.may_read_reply_file(bucket_id text, name text)
   returns boolean
   language plpgsql
-  stable
+  volatile
   security definer
   set search_path = ''
 as $$
 declare
   path uuid[] := private.uuid_path(name, 3);
   token text;
+  mailbox bytea;
 begin
   if bucket_id is distinct from 'conversation-files' or path is null then
     return false;
@@ -332,14 +335,28 @@ begin
   if token is null or token !~ '^[0-9a-f]{64}$' then
     return false;
   end if;
-  return exists (
+  mailbox := pg_catalog.sha256(decode(token, 'hex'));
+  if exists (
     select from public.contact_submissions as c
       join public.contact_messages as m on m.submission_id = c.id
-     where c.mailbox_hash = pg_catalog.sha256(decode(token, 'hex'))
+     where c.mailbox_hash = mailbox
        and c.id = path[1]
        and m.id = path[2]
        and m.direction = 'agency'
-  );
+  ) then
+    return true;
+  end if;
+  if current_setting('attachment_access.miss_counted', true) is distinct from 'true'
+     and not exists (select from public.contact_submissions as c where c.mailbox_hash = mailbox) then
+    perform set_config('attachment_access.miss_counted', 'true', true);
+    begin
+      perform private.count_mailbox_miss();
+    exception
+      -- A read-only transaction cannot count; the read is answered all the same.
+      when read_only_sql_transaction then null;
+    end;
+  end if;
+  return false;
 end
 $$;
 

@@ -788,6 +788,33 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
     })
   })
 
+  it('counts a wrong mailbox token on a download as a miss of its network; the right one still reads', async () => {
+    const thread = await newThread()
+    const message = randomUUID()
+    const name = replyFileObjectName(thread.id, message, randomUUID())
+    const bytes = randomBytes(1_000)
+    expect((await staff.storage.from(REPLIES).upload(name, bytes, OCTETS)).error).toBeNull()
+    await storeReply(thread.id, message)
+    const network = clientFor(backend, backend.anonKey, '198.51.100.50')
+    const from = (token: string) =>
+      network.storage.from(REPLIES).setHeader(MAILBOX_TOKEN_HEADER, token)
+
+    await backend.db.query('update private.thread_limits set miss_limit = 1')
+    try {
+      const wrong = await from(randomBytes(32).toString('hex')).download(name)
+      expect(refusal(wrong.error)).toMatchObject({ statusCode: '404' })
+      // That miss filled the network's limit: its next wrong receipt is refused.
+      const guess = await network.rpc('read_thread', {
+        mailbox_token: randomBytes(32).toString('hex'),
+      })
+      expect(guess.error).toMatchObject({ code: 'thread_network_limit' })
+      const right = await from(thread.token).download(name)
+      expect(Buffer.from(await right.data!.arrayBuffer()).equals(bytes)).toBe(true)
+    } finally {
+      await backend.db.query('update private.thread_limits set miss_limit = 10')
+    }
+  })
+
   it('refuses staff uploads outside an open thread, after the reply, past the limits', async () => {
     const rls = {
       status: 400,
