@@ -8,10 +8,11 @@
 -- overhead: 16 bytes per 64 KiB chunk and a header), `application/octet-stream` only:
 --   * `contact-attachments`, the form's files. anon may INSERT an object there, and nothing else:
 --     only under `<submission id>/<object id>` (two lowercase uuids), only while no
---     contact_submissions row has that id (uploads come before the row), at most
---     `files_per_submission` objects under one submission, each declared at most
---     `bytes_per_file_sealed`, and within `network_bytes` per `network_window` from one /24 or
---     /64 network and `global_bytes` per `global_window` overall. No SELECT, so no download, no
+--     contact_submissions row has that id (uploads come before the row), and only once reserved
+--     (see "Counting"): at most `files_per_submission` objects under one submission, each
+--     declared at most `bytes_per_file_sealed`, and within `network_bytes` per `network_window`
+--     from one /24 or /64 network and `global_bytes` per `global_window` overall, unfinished
+--     uploads included. No SELECT, so no download, no
 --     list and no upsert (Storage needs SELECT and UPDATE for those); no UPDATE, no DELETE. An
 --     existing name cannot be written again: the insert conflicts (409 Duplicate), and a trigger
 --     refuses any replacement, even by Storage's own final upsert. Staff at aal2
@@ -35,11 +36,16 @@
 -- not allow gets the plain policy refusal, "new row violates row-level security policy".
 --
 -- Counting: Storage checks the policy in a transaction it rolls back (Uploader.canUpload), once
--- per standard upload and on every TUS POST and PATCH, then inserts the row itself as its
--- superuser once the bytes are stored. So the check only reads: it counts the objects already
--- stored under the submission, and the bytes recorded by the AFTER INSERT trigger below at that
--- final insert. Uploads still in flight are not counted yet: a client uploading in parallel can go
--- past a limit by the uploads it has open at once (the site uploads one file at a time).
+-- per standard upload and on every TUS POST and PATCH, with the declared length
+-- (metadata.contentLength: the request's Content-Length, or Upload-Length), then inserts the row
+-- itself as its superuser once the bytes are stored. Nothing Storage runs before that last insert
+-- commits, so the check cannot count an upload in progress. The site therefore announces each
+-- file first, through PostgREST: public.reserve_attachment(name, bytes) counts it against the
+-- limits at once (files per submission, bytes per network and overall), and the policy lets
+-- through only an upload so reserved, for no more than its reserved length. The reservation counts
+-- until the object is stored (the AFTER INSERT trigger below turns it into an upload event) or
+-- until upload_expiry, when Storage's resumable upload expires. So unfinished uploads count as
+-- soon as they start, and uploads opened in parallel cannot pass a limit together.
 --
 -- The network: as for rows (abuse limits migration), from `cf-connecting-ip` in request.headers,
 -- which Storage sets in both transactions; only its daily HMAC bucket is kept, for 24 hours at
@@ -75,7 +81,8 @@ on conflict (id) do update
 -- One row, as private.contact_limits. files_per_submission and bytes_per_file (of plaintext)
 -- are the site's ATTACHMENT_LIMITS (src/shared/submission/attachments.ts); bytes_per_file_sealed
 -- bounds the ciphertext a declared upload may be, and equals the buckets' file_size_limit. Staff
--- replies use the same per-file numbers.
+-- replies use the same per-file numbers. upload_expiry is how long a reserved upload counts
+-- unfinished: Storage's TUS_URL_EXPIRY_MS (an hour), after which its upload cannot go on.
 create table private.attachment_limits (
   singleton boolean not null default true,
   files_per_submission integer not null default 5,
@@ -85,6 +92,7 @@ create table private.attachment_limits (
   network_window interval not null default interval '1 hour',
   global_bytes bigint not null default 10737418240,
   global_window interval not null default interval '1 hour',
+  upload_expiry interval not null default interval '1 hour',
   updated_at timestamptz not null default now(),
 
   constraint attachment_limits_pkey primary key (singleton),
@@ -94,7 +102,8 @@ create table private.attachment_limits (
   constraint attachment_limits_network_bytes_check check (network_bytes >= 0),
   constraint attachment_limits_global_bytes_check check (global_bytes >= 0),
   constraint attachment_limits_network_window_check check (network_window between interval '1 minute' and interval '24 hours'),
-  constraint attachment_limits_global_window_check check (global_window between interval '1 minute' and interval '24 hours')
+  constraint attachment_limits_global_window_check check (global_window between interval '1 minute' and interval '24 hours'),
+  constraint attachment_limits_upload_expiry_check check (upload_expiry between interval '1 minute' and interval '24 hours')
 );
 insert into private.attachment_limits default values;
 
@@ -118,7 +127,8 @@ begin
   select * into limits from private.attachment_limits;
   if not found then
     -- The settings row was deleted: the defaults still hold, never "no limit".
-    limits := row(true, 5, 26214400, 28311552, 314572800, interval '1 hour', 10737418240, interval '1 hour', now());
+    limits := row(true, 5, 26214400, 28311552, 314572800, interval '1 hour', 10737418240, interval '1 hour',
+                  interval '1 hour', now());
   end if;
   return limits;
 end
@@ -144,6 +154,30 @@ grant select, delete on table private.attachment_rate_events to service_role;
 
 comment on table private.attachment_rate_events is
   'Upload events: time, bytes and HMAC network bucket of each stored attachment; deleted after 24 hours.';
+
+-- One row per announced upload of contact-attachments not stored yet (public.reserve_attachment):
+-- its name, declared bytes, keyed network bucket and time. It counts against the byte limits
+-- until its object is stored (the trigger below turns it into an upload event) or its
+-- upload_expiry passes; the purge deletes it after 24 hours.
+create table private.attachment_reservations (
+  name text not null,
+  bucket text,
+  bytes bigint not null,
+  reserved_at timestamptz not null default now(),
+
+  constraint attachment_reservations_pkey primary key (name),
+  constraint attachment_reservations_bytes_check check (bytes > 0),
+  constraint attachment_reservations_bucket_check check (bucket ~ '^[0-9a-f]{64}$')
+);
+create index attachment_reservations_bucket_reserved_at_idx on private.attachment_reservations (bucket, reserved_at);
+create index attachment_reservations_reserved_at_idx on private.attachment_reservations (reserved_at);
+
+alter table private.attachment_reservations enable row level security;
+revoke all on table private.attachment_reservations from public, anon, authenticated;
+grant select, delete on table private.attachment_reservations to service_role;
+
+comment on table private.attachment_reservations is
+  'Announced uploads of contact-attachments not stored yet: name, declared bytes, HMAC network bucket, time. Counted against the byte limits until stored or expired.';
 
 -- ---------------------------------------------------------------- the checks
 
@@ -198,8 +232,131 @@ create schema if not exists attachment_access;
 revoke all on schema attachment_access from public;
 grant usage on schema attachment_access to anon, authenticated;
 
+-- Bytes counted against a byte limit over `time_window`: those stored (upload events) and those
+-- reserved by uploads not finished yet (within upload_expiry), for one network bucket or, with
+-- null, for everyone.
+create function private.attachment_bytes_in_use(network text, time_window interval, limits private.attachment_limits)
+  returns bigint
+  language sql
+  stable
+  security definer
+  set search_path = ''
+as $$
+  select (select coalesce(sum(e.bytes), 0)
+            from private.attachment_rate_events as e
+           where e.at > now() - time_window and (network is null or e.bucket = network))
+       + (select coalesce(sum(r.bytes), 0)
+            from private.attachment_reservations as r
+           where r.reserved_at > now() - limits.upload_expiry and (network is null or r.bucket = network))
+$$;
+
+revoke all on function private.attachment_bytes_in_use(text, interval, private.attachment_limits) from public;
+
+-- What the form's files ask before their upload (public.reserve_attachment): room for `byte_count`
+-- bytes under `object_name`, counted against the limits at once, so a network cannot park
+-- unfinished uploads past its cap. An object already stored reserves nothing (its upload answers
+-- 409: stored). Asking again for the same name replaces its reservation (a new try of the same
+-- file). Refusals as PostgREST answers: 400 for a name or size the form never sends, 403 for a
+-- file past the per-file limits or an inquiry already stored, 429 for the byte caps.
+create function attachment_access.reserve_upload(object_name text, byte_count bigint)
+  returns void
+  language plpgsql
+  volatile
+  security definer
+  set search_path = ''
+as $$
+declare
+  limits private.attachment_limits := private.current_attachment_limits();
+  path uuid[] := private.uuid_path(object_name, 2);
+  network text := private.request_network_bucket();
+  files integer;
+begin
+  if path is null or byte_count is null or byte_count < 1 then
+    perform private.pgrst_refusal(
+      400, 'attachment_invalid',
+      'An attachment is named <submission id>/<object id> (two lowercase UUIDs) and holds at least one byte.'
+    );
+  end if;
+  if byte_count > limits.bytes_per_file_sealed then
+    perform private.pgrst_refusal(
+      403, 'attachment_too_large',
+      format('Each file may be at most %s bytes once sealed (limit: %s bytes of plaintext per file).',
+             limits.bytes_per_file_sealed, limits.bytes_per_file)
+    );
+  end if;
+  if exists (select from storage.objects as o where o.bucket_id = 'contact-attachments' and o.name = object_name) then
+    return;
+  end if;
+  if exists (select from public.contact_submissions as c where c.id = path[1]) then
+    perform private.pgrst_refusal(
+      403, 'attachment_after_inquiry',
+      'Files are uploaded before their inquiry, and this inquiry is already stored.'
+    );
+  end if;
+
+  -- Reservations take turns, so two cannot both see room for the last bytes of a cap. Uploads
+  -- are few; the turn lasts one short transaction.
+  perform pg_advisory_xact_lock(hashtext('attachment reservations'));
+  delete from private.attachment_reservations as r where r.name = object_name;
+
+  select count(*) into files
+    from (
+      select o.name from storage.objects as o
+       where o.bucket_id = 'contact-attachments' and o.name like path[1]::text || '/%'
+      union
+      select r.name from private.attachment_reservations as r
+       where r.name like path[1]::text || '/%' and r.reserved_at > now() - limits.upload_expiry
+    ) as named;
+  if files >= limits.files_per_submission then
+    perform private.pgrst_refusal(
+      403, 'attachment_too_many',
+      format('Too many files for one submission (limit: %s files).', limits.files_per_submission)
+    );
+  end if;
+  if private.attachment_bytes_in_use(null, limits.global_window, limits) + byte_count > limits.global_bytes then
+    perform private.pgrst_refusal(
+      429, 'attachment_global_limit',
+      'The contact form is receiving too many files right now. Try again later.',
+      extract(epoch from limits.global_window)::integer
+    );
+  end if;
+  if network is not null
+     and private.attachment_bytes_in_use(network, limits.network_window, limits) + byte_count > limits.network_bytes then
+    perform private.pgrst_refusal(
+      429, 'attachment_network_limit',
+      'Too many files from this network. Try again later.',
+      extract(epoch from limits.network_window)::integer
+    );
+  end if;
+
+  insert into private.attachment_reservations (name, bucket, bytes) values (object_name, network, byte_count);
+end
+$$;
+
+comment on function attachment_access.reserve_upload(text, bigint) is
+  'Reserves room for one upload of contact-attachments before it starts, within the limits (PostgREST refusals 400, 403, 429).';
+
+-- What the API serves (POST /rest/v1/rpc/reserve_attachment): the caller's rights, as the
+-- thread functions; volatile, so PostgREST runs it read-write.
+create function public.reserve_attachment(object_name text, byte_count bigint)
+  returns void
+  language sql
+  volatile
+  security invoker
+  set search_path = ''
+as $$
+  select attachment_access.reserve_upload(object_name, byte_count)
+$$;
+
+comment on function public.reserve_attachment(text, bigint) is
+  'Announces one upload of the form''s files (name <submission>/<object>, sealed bytes) before it starts; counted against the byte limits until stored or expired.';
+
 -- The form's upload check for anon. False for a name or bucket outside the rules (the plain
--- policy refusal); a 42501 with a sentence for a limit.
+-- policy refusal); a 42501 with a sentence for a limit, or for an upload nobody reserved (or one
+-- larger than reserved). Storage runs it before the first byte and again on every resumable
+-- chunk, with the declared length: the limits themselves were counted by the reservation.
+-- A standard upload declares its whole request, a form's framing included, so that much more
+-- than the file is allowed.
 create function attachment_access.may_attach(bucket_id text, name text, metadata jsonb)
   returns boolean
   language plpgsql
@@ -211,9 +368,6 @@ declare
   limits private.attachment_limits := private.current_attachment_limits();
   path uuid[] := private.uuid_path(name, 2);
   declared bigint;
-  stored integer;
-  used bigint;
-  network text;
 begin
   if bucket_id is distinct from 'contact-attachments' or path is null then
     return false;
@@ -225,40 +379,25 @@ begin
   if declared is null then
     return false;
   end if;
-
-  select count(*) into stored
-    from storage.objects as o
-   where o.bucket_id = 'contact-attachments' and o.name like path[1]::text || '/%';
-  if stored >= limits.files_per_submission then
+  -- A name already stored: the insert conflicts (409 Duplicate), which the site counts as stored.
+  if exists (select from storage.objects as o where o.bucket_id = 'contact-attachments' and o.name = may_attach.name) then
+    return true;
+  end if;
+  if not exists (
+    select from private.attachment_reservations as r
+     where r.name = may_attach.name
+       and r.reserved_at > now() - limits.upload_expiry
+       and declared <= r.bytes + 8192
+  ) then
     raise exception using errcode = '42501',
-      message = format('Too many files for one submission (limit: %s files).', limits.files_per_submission);
+      message = 'This file was not announced before its upload, or is larger than announced: call reserve_attachment first.';
   end if;
-
-  select coalesce(sum(e.bytes), 0) into used
-    from private.attachment_rate_events as e
-   where e.at > now() - limits.global_window;
-  if used + declared > limits.global_bytes then
-    raise exception using errcode = '42501',
-      message = 'The contact form is receiving too many files right now. Try again later.';
-  end if;
-
-  network := private.request_network_bucket();
-  if network is not null then
-    select coalesce(sum(e.bytes), 0) into used
-      from private.attachment_rate_events as e
-     where e.bucket = network and e.at > now() - limits.network_window;
-    if used + declared > limits.network_bytes then
-      raise exception using errcode = '42501',
-        message = 'Too many files from this network. Try again later.';
-    end if;
-  end if;
-
   return true;
 end
 $$;
 
 comment on function attachment_access.may_attach(text, text, jsonb) is
-  'Whether anon may store this object in contact-attachments: name <uuid>/<uuid>, no row yet, within the limits (42501 with a sentence when over one).';
+  'Whether anon may store this object in contact-attachments: name <uuid>/<uuid>, no row yet, reserved for at least its declared length (42501 with a sentence otherwise).';
 
 -- The staff's upload check. False for a name or bucket outside the rules, an inquiry that is not
 -- open, or a reply already stored (the plain policy refusal); a 42501 with a sentence for a
@@ -365,8 +504,11 @@ comment on function attachment_access.may_read_reply_file(text, text) is
 
 revoke all on function attachment_access.may_attach(text, text, jsonb),
   attachment_access.may_attach_reply(text, text, jsonb),
-  attachment_access.may_read_reply_file(text, text) from public;
+  attachment_access.may_read_reply_file(text, text),
+  attachment_access.reserve_upload(text, bigint) from public;
+revoke all on function public.reserve_attachment(text, bigint) from public, anon, authenticated;
 grant execute on function attachment_access.may_attach(text, text, jsonb) to anon;
+grant execute on function attachment_access.reserve_upload(text, bigint), public.reserve_attachment(text, bigint) to anon;
 grant execute on function attachment_access.may_attach_reply(text, text, jsonb) to authenticated;
 grant execute on function attachment_access.may_read_reply_file(text, text) to anon;
 
@@ -448,6 +590,8 @@ create function private.attachment_count_bytes()
 as $$
 begin
   if new.bucket_id = 'contact-attachments' then
+    -- Stored: its reservation gives way to the upload event, in one transaction.
+    delete from private.attachment_reservations as r where r.name = new.name;
     insert into private.attachment_rate_events (at, bucket, bytes)
     values (now(), private.request_network_bucket(),
             greatest(0, coalesce(nullif(new.metadata ->> 'size', '')::bigint,
