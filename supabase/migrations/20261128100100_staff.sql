@@ -603,6 +603,10 @@ begin
    where e.at < purge_contact_submissions.at - interval '24 hours';
   delete from private.attachment_rate_events as e
    where e.at < purge_contact_submissions.at - interval '24 hours';
+  delete from private.attachment_reservations as r
+   where r.reserved_at < purge_contact_submissions.at - interval '24 hours';
+  delete from private.attachment_reservations as r
+   where r.reserved_at < purge_contact_submissions.at - interval '24 hours';
   perform private.queue_orphan_attachments(purge_contact_submissions.at);
   return deleted;
 end

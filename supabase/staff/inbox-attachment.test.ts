@@ -75,14 +75,18 @@ async function uploadSealed(plain: Uint8Array): Promise<string> {
   const encrypter = new Encrypter()
   encrypter.addRecipient(recipient)
   const name = `${randomUUID()}/${randomUUID()}`
+  const sealed = Buffer.from(await encrypter.encrypt(plain))
+  const anon = { apikey: backend.anonKey, authorization: `Bearer ${backend.anonKey}` }
+  const reserved = await fetch(`${backend.url}/rest/v1/rpc/reserve_attachment`, {
+    method: 'POST',
+    headers: { ...anon, 'content-type': 'application/json' },
+    body: JSON.stringify({ object_name: name, byte_count: sealed.length }),
+  })
+  expect(reserved.status).toBe(204)
   const response = await fetch(`${backend.url}/storage/v1/object/contact-attachments/${name}`, {
     method: 'POST',
-    headers: {
-      apikey: backend.anonKey,
-      authorization: `Bearer ${backend.anonKey}`,
-      'content-type': 'application/octet-stream',
-    },
-    body: Buffer.from(await encrypter.encrypt(plain)),
+    headers: { ...anon, 'content-type': 'application/octet-stream' },
+    body: sealed,
   })
   expect(response.status).toBe(200)
   return name

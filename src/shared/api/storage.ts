@@ -45,7 +45,9 @@ export type StorageClient = {
  * Where the files go and as whom: the project's address and API key, the bearer token (the anon
  * key, or a staff session's access token), the bucket, and whether a started resumable upload is
  * remembered across visits (localStorage under `resumeKeyPrefix` + the object's name, removed on
- * success) or only for this call (null). `httpStack` replaces tus-js-client's own (tests).
+ * success) or only for this call (null). `reserve` announces each file before its upload, where
+ * the database asks for it (the form's files: their bytes count against the limits from the
+ * start). `httpStack` replaces tus-js-client's own (tests).
  */
 export type UploadTarget = {
   storage: StorageClient
@@ -54,6 +56,7 @@ export type UploadTarget = {
   bearer: string
   bucket: string
   resumeKeyPrefix: string | null
+  reserve?: (file: SealedUpload) => Promise<UploadOutcome>
   httpStack?: HttpStack
 }
 
@@ -243,6 +246,8 @@ export async function uploadFiles(
   const total = files.reduce((sum, file) => sum + file.ciphertext.size, 0)
   let done = 0
   for (const file of files) {
+    const reserved = target.reserve ? await target.reserve(file) : DELIVERED
+    if (reserved.kind !== 'delivered') return reserved
     const outcome =
       file.ciphertext.size > RESUMABLE_THRESHOLD_BYTES
         ? await uploadLarge(file, target, (sent) => onProgress?.(done + sent, total))
