@@ -25,7 +25,12 @@ export type InquiryDraft = {
   userAgent: string
   /** The files attached, already checked against the limits (attachments.ts). */
   files?: readonly File[]
+  /** What an earlier try of this draft sealed: a retry keeps the receipt and reuses the files. */
+  sealed?: SealedDraft
 }
+
+/** A draft's receipt and sealed files, kept in memory between tries. */
+export type SealedDraft = { receipt: Receipt; files: readonly SealedFile[] }
 
 /**
  * One attached file once sealed: the picked file it came from (so a retry of the draft reuses it,
@@ -175,10 +180,8 @@ function timer(milliseconds: number) {
  */
 export async function submitContact(
   draft: InquiryDraft,
-  receipt: Receipt | null,
   deps: SubmitDependencies,
   { onSealed, onSlow, onFileProgress }: SubmitProgress = {},
-  earlierFiles: readonly SealedFile[] = [],
 ): Promise<SubmitResult> {
   const files = draft.files ?? []
   let deadline = timer(sealingDeadline(files))
@@ -199,7 +202,9 @@ export async function submitContact(
   try {
     let sealedInquiry: SealedInquiry | typeof TIMED_OUT
     try {
-      sealedInquiry = await deadline.race(deps.seal(draft, receipt, earlierFiles, onSealedBytes))
+      sealedInquiry = await deadline.race(
+        deps.seal(draft, draft.sealed?.receipt ?? null, draft.sealed?.files ?? [], onSealedBytes),
+      )
     } catch (error) {
       return { kind: 'failed', message: sealingFailure(error), detail: error }
     }
