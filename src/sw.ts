@@ -20,7 +20,8 @@ import {
   openOutboxStore,
   OUTBOX_SYNC_TAG,
 } from './features/contact/outbox/outbox-store'
-import { sendQueued } from './features/contact/send-to-supabase'
+import { sendQueuedWith } from './features/contact/send-to-supabase'
+import * as backend from './lib/backend'
 
 type ExtendableEvent = Event & { waitUntil(promise: Promise<unknown>): void }
 declare const self: {
@@ -58,7 +59,7 @@ async function syncOutbox(): Promise<FlushResult | null> {
   const store = await openOutboxStore(indexedDB)
   const result = await flushOutbox({
     store,
-    send: sendQueued,
+    send: sendQueuedWith(backend),
     now: Date.now,
     withLock: outboxLock(LOCK_NAME),
     ignoreSchedule: true,

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useForm, type FieldErrors } from 'react-hook-form'
 import { FormField, inputClasses } from '../../components/form-field'
@@ -10,20 +10,17 @@ import { useHydrated } from '../../lib/use-hydrated'
 import { formCopy, submitToasts } from './contact-copy'
 import { useDraft } from './use-draft'
 import { LimitedField } from './limited-field'
-import { AttachmentsField, loadAttachedFiles } from './attachments-field'
+import { AttachmentsField } from './attachments-field'
+import { InquiryPanel } from './inquiry-panel'
+import { briefPlaceholderAbout, contactContextOf } from '../../content/contact-context'
 import {
   BUDGET_OPTIONS,
   PROJECT_TYPE_OPTIONS,
   submissionFieldsSchema,
-  type ProjectType,
   type SubmissionFields,
   type SubmissionFieldsInput,
 } from '../../shared/submission/fields'
 import type { SentInquiry, SubmitDependencies } from './submit-contact'
-
-// The panel shown after Send: loaded as the visitor starts on the form, never with the page.
-const loadPanel = () => import('./inquiry-panel')
-const InquiryPanel = lazy(() => loadPanel().then((module) => ({ default: module.InquiryPanel })))
 
 const resolver = zodResolver(submissionFieldsSchema)
 
@@ -100,22 +97,11 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   const submitButton = useRef<HTMLButtonElement>(null)
   const attachmentsInput = useRef<HTMLInputElement>(null)
   // What a call to action said the visitor came from (`?about=<id>`): read after hydration, so the
-  // prerendered form and the first render agree, and loaded only when the address names one (the
-  // names stay off a plain visit's first load). It chooses the project type and names the card in
+  // prerendered form and the first render agree. It chooses the project type and names the card in
   // the brief's placeholder; nothing is typed for the visitor. Until a message is sent.
-  const [context, setContext] = useState<{ projectType?: ProjectType; placeholder: string } | null>(
-    null,
-  )
-  useEffect(() => {
-    if (!new URLSearchParams(window.location.search).has('about')) return
-    void import('../../content/contact-context').then(
-      ({ contactContextOf, briefPlaceholderAbout }) => {
-        const named = contactContextOf(window.location.search)
-        if (named) setContext({ ...named, placeholder: briefPlaceholderAbout(named.name) })
-      },
-    )
-  }, [])
-  const projectType = context?.projectType
+  const [aboutDone, setAboutDone] = useState(false)
+  const about = hydrated && !aboutDone ? contactContextOf(window.location.search) : null
+  const projectType = about?.projectType
   useEffect(() => {
     if (projectType) setValue('project_type', projectType)
   }, [projectType, setValue])
@@ -134,16 +120,12 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
     announceSubmit(result, submitButton.current)
     if (result.kind === 'failed') return
     reset(EMPTY_CONTACT_FORM)
-    setContext(null)
+    setAboutDone(true)
     setSent({ inquiry: result.inquiry, queued: result.kind === 'queued' })
   }
 
-  // The crypto chunk loads when the visitor starts on the form, never on content pages.
-  const preload = () =>
-    draft.preload(() => {
-      loadPanel().catch(() => undefined)
-      loadAttachedFiles().catch(() => undefined)
-    })
+  // The crypto loads when the visitor starts on the form, never on content pages.
+  const preload = draft.preload
 
   const onInvalid = (fieldErrors: FieldErrors<SubmissionFieldsInput>) => {
     const requiredMissing = Object.entries(fieldErrors).some(
@@ -165,17 +147,15 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   return (
     <>
       {sent && (
-        <Suspense fallback={null}>
-          <InquiryPanel
-            key={sent.inquiry.id}
-            inquiry={sent.inquiry}
-            queued={sent.queued}
-            onAnother={() => {
-              setSent(null)
-              setFocus('name')
-            }}
-          />
-        </Suspense>
+        <InquiryPanel
+          key={sent.inquiry.id}
+          inquiry={sent.inquiry}
+          queued={sent.queued}
+          onAnother={() => {
+            setSent(null)
+            setFocus('name')
+          }}
+        />
       )}
       <form
         noValidate
@@ -258,7 +238,9 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
                 {...register('message')}
                 required
                 rows={6}
-                placeholder={context?.placeholder ?? formCopy.message.placeholder}
+                placeholder={
+                  about ? briefPlaceholderAbout(about.name) : formCopy.message.placeholder
+                }
                 className={`${inputClasses} min-h-[150px] resize-y`}
               />
             )}

@@ -3,10 +3,6 @@ import type { SealedRow } from '../../shared/database-types'
 import type { SubmissionFields } from '../../shared/submission/fields'
 import type { SealedAttachment } from '../../shared/submission/sealed-document'
 import { failureMessages, sealingFailure, submitToasts } from './contact-copy'
-// The form checks its files and words their progress with the submit's code, loaded once it is
-// touched: none of it weighs on the contact page's first load.
-export { checkAttachments } from '../../shared/submission/attachments'
-export { attachedFilesCopy } from './attached-files-copy'
 import type { OutboxItem, QueuedAttachment } from './outbox/outbox-store'
 import type { SendOutcome, SendSealed } from './send-to-supabase'
 

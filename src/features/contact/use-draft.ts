@@ -1,9 +1,15 @@
 import { useRef, useState } from 'react'
-import { formCopy, sealingFailures } from './contact-copy'
+import { formCopy } from './contact-copy'
 import type { SubmissionFields } from '../../shared/submission/fields'
-import type { SealedDraft, SlowStep, SubmitDependencies, SubmitResult } from './submit-contact'
-
-const loadSubmit = () => import('./submit-contact')
+import { checkAttachments } from '../../shared/submission/attachments'
+import { attachedFilesCopy } from './attached-files-copy'
+import {
+  submitContact,
+  type SealedDraft,
+  type SlowStep,
+  type SubmitDependencies,
+  type SubmitResult,
+} from './submit-contact'
 
 /** The line under the button while a step of the submit is slow. */
 const slowLines: Record<SlowStep, string> = {
@@ -31,10 +37,9 @@ export function useDraft(dependencies: SubmitDependencies) {
   const submit = async (fields: SubmissionFields): Promise<SubmitResult | 'invalid-files'> => {
     draft.current.id ||= crypto.randomUUID()
     const { id, sealed } = draft.current
+    if (checkAttachments(files)) return 'invalid-files'
     let shown = ''
     try {
-      const { submitContact, checkAttachments, attachedFilesCopy } = await loadSubmit()
-      if (checkAttachments(files)) return 'invalid-files'
       const result = await submitContact(
         { fields, id, now: Date.now(), userAgent: navigator.userAgent, files, sealed },
         dependencies,
@@ -58,21 +63,16 @@ export function useDraft(dependencies: SubmitDependencies) {
         setFiles([])
       }
       return result
-    } catch (error) {
-      // The submit's code could not load (offline before the site was cached): nothing was sealed.
-      return { kind: 'failed', message: sealingFailures.unavailable, detail: error }
     } finally {
       setProgress({})
     }
   }
 
-  /** Fetches the submit's code once, as the visitor starts on the form. */
-  const preload = (others: () => void) => {
+  /** Fetches the sealer once, as the visitor starts on the form. */
+  const preload = () => {
     if (draft.current.preloaded) return
     draft.current.preloaded = true
     dependencies.preload()
-    loadSubmit().catch(() => undefined)
-    others()
   }
 
   return {

@@ -20,10 +20,16 @@ const REFUSED_DETAIL = REFUSED.detail
 const wire = vi.hoisted(() => ({ sent: [] as string[] }))
 vi.mock('../send-to-supabase', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../send-to-supabase')>()),
-  sendQueued: async (item: OutboxItem): Promise<SendOutcome> => (
-    wire.sent.push(item.kind === 'inquiry' ? item.row.id : item.message.id),
-    REFUSED
-  ),
+  sendQueuedWith:
+    () =>
+    async (item: OutboxItem): Promise<SendOutcome> => (
+      wire.sent.push(item.kind === 'inquiry' ? item.row.id : item.message.id),
+      REFUSED
+    ),
+}))
+vi.mock('../../../lib/load-backend', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../lib/load-backend')>()),
+  loadBackend: async () => ({}),
 }))
 
 let online = true

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react'
-import { repliesFieldClasses as inputClasses } from './replies-field'
+import { inputClasses } from '../../../components/form-field'
 import { THREAD_MESSAGE_MAX } from '../../../shared/conversation/thread-message'
 import { formatBytes } from '../../../shared/submission/attachments'
 import type { SealedAttachment } from '../../../shared/submission/sealed-document'
