@@ -12,15 +12,12 @@ import {
   type PrecacheEntry,
 } from 'workbox-precaching'
 import { NavigationRoute, registerRoute } from 'workbox-routing'
-import { CHANNEL_NAME, LOCK_NAME } from './features/contact/outbox/outbox-definitions'
-import { flushOutbox, type FlushResult } from './features/contact/outbox/outbox-flush'
-import { outboxLock } from './features/contact/outbox/outbox-lock'
-import {
-  noteDeliveries,
-  openOutboxStore,
-  OUTBOX_SYNC_TAG,
-} from './features/contact/outbox/outbox-store'
-import { sendQueuedWith } from './features/contact/send-to-supabase'
+import { CHANNEL_NAME, LOCK_NAME } from './features/outbox/outbox-definitions'
+import { flushOutbox } from './features/outbox/outbox-flush'
+import type { FlushResult } from './features/outbox/outbox-types'
+import { outboxLock } from './features/outbox/outbox-lock'
+import { noteDeliveries, openOutboxStore, OUTBOX_SYNC_TAG } from './features/outbox/outbox-store'
+import { sendQueuedWith } from './features/outbox/send-queued'
 import * as backend from './lib/backend'
 
 type ExtendableEvent = Event & { waitUntil(promise: Promise<unknown>): void }

@@ -465,7 +465,7 @@ describe('a queued inquiry with sealed files (the outbox’s sender)', () => {
       init.body instanceof FormData
         ? new Response(JSON.stringify({ Key: `contact-attachments/${object}` }), { status: 200 })
         : new Response(null, { status: 201 })
-    const { sendQueuedWith } = await import('../features/contact/send-to-supabase')
+    const { sendQueuedWith } = await import('../features/outbox/send-queued')
     const sendQueued = sendQueuedWith(await import('./backend'))
     expect(await sendQueued(item)).toEqual({ kind: 'delivered' })
     const [upload, insert] = wire.requests
@@ -485,14 +485,14 @@ describe('a queued inquiry with sealed files (the outbox’s sender)', () => {
             { status: 400, headers: { 'content-type': 'application/json' } },
           )
         : new Response(null, { status: 201 })
-    const { sendQueuedWith } = await import('../features/contact/send-to-supabase')
+    const { sendQueuedWith } = await import('../features/outbox/send-queued')
     const sendQueued = sendQueuedWith(await import('./backend'))
     expect(await sendQueued(item)).toEqual({ kind: 'delivered' })
     expect(wire.requests).toHaveLength(2)
   })
 
   it('sends no row while a file is not stored: no answer keeps it queued, a refusal says so', async () => {
-    const { sendQueuedWith } = await import('../features/contact/send-to-supabase')
+    const { sendQueuedWith } = await import('../features/outbox/send-queued')
     const sendQueued = sendQueuedWith(await import('./backend'))
     wire.answer = async () => Promise.reject(new TypeError('Failed to fetch'))
     expect(await sendQueued(item)).toMatchObject({ kind: 'no-answer' })

@@ -50,7 +50,7 @@ test('/replies loads none of the crypto, the thread code or the Supabase client 
 }) => {
   const weights = await weighPage(page, `${baseURL}/replies`, E2E_DIST)
   expect(weights.map((weight) => weight.path).join(' ')).not.toMatch(
-    /open-conversation|seal-submission|load-sealer|thread-message|sealed-document|conversation-view|send-to-supabase|supabase|zod/,
+    /open-conversation|seal-submission|load-sealer|thread-message|sealed-document|conversation-view|backend|supabase|zod/,
   )
 })
 

@@ -1,5 +1,5 @@
 import { siteEnv } from '../../lib/env'
-import { outbox } from './outbox/use-outbox'
+import { outbox } from '../outbox/use-outbox'
 import { loadBackend, notLoaded } from '../../lib/load-backend'
 import type { SubmitDependencies } from './submit-contact'
 import { loadSealer, preloadFileSealing, preloadSealer } from './sealing/load-sealer'

@@ -3,8 +3,8 @@ import type { SealedRow } from '../../shared/database-types'
 import { failureMessages, sealingFailures, submitToasts } from './contact-copy'
 import { SealError } from '../../shared/crypto/seal-error'
 import { DRAFT, fakeDependencies, sealedInquiryFor, TEST_RECEIPT } from './contact-test-fixtures'
-import type { OutboxItem } from './outbox/outbox-store'
-import type { SendOutcome } from './send-to-supabase'
+import type { OutboxItem } from '../outbox/outbox-types'
+import type { SendOutcome } from '../outbox/outbox-types'
 import {
   QUEUE_TIMEOUT_MS,
   sealingDeadline,

@@ -3,8 +3,10 @@ import type { SealedRow } from '../../shared/database-types'
 import type { SubmissionFields } from '../../shared/submission/fields'
 import type { SealedAttachment } from '../../shared/submission/sealed-document'
 import { failureMessages, sealingFailure, submitToasts } from './contact-copy'
-import type { OutboxItem, QueuedAttachment } from './outbox/outbox-store'
-import type { SendOutcome, SendSealed } from './send-to-supabase'
+import type { OutboxItem, QueuedAttachment, SendOutcome } from '../outbox/outbox-types'
+
+/** `signal`, when given, stops the insert early (the form's deadline); it then counts as no answer. */
+export type SendSealed = (row: SealedRow, signal?: AbortSignal) => Promise<SendOutcome>
 
 /** `sent` of `total` ciphertext bytes stored so far. */
 export type UploadProgress = (sent: number, total: number) => void

@@ -1,17 +1,5 @@
-import type { Outcome } from '../../shared/api/outcome'
-import type { SealedRow } from '../../shared/database-types'
 import type * as Backend from '../../lib/backend'
-import type { FailureReason } from './contact-copy'
-import type { SendQueued } from './outbox/outbox-flush'
-
-/**
- * What one attempt to send came to (src/shared/api/outcome.ts); `reason` picks the visitor's
- * sentence in contact-copy.ts.
- */
-export type SendOutcome<Reason extends string = FailureReason> = Outcome<Reason>
-
-/** `signal`, when given, stops the insert early (the form's deadline); it then counts as no answer. */
-export type SendSealed = (row: SealedRow, signal?: AbortSignal) => Promise<SendOutcome>
+import type { SendQueued } from './outbox-types'
 
 type Calls = Pick<typeof Backend, 'addToThread' | 'insertInquiry' | 'uploadAttachments'>
 

@@ -1,11 +1,11 @@
 import { useEffect, useSyncExternalStore } from 'react'
-import { loadBackend, notLoaded } from '../../../lib/load-backend'
-import { sendQueuedWith } from '../send-to-supabase'
+import { loadBackend, notLoaded } from '../../lib/load-backend'
+import { sendQueuedWith } from './send-queued'
 import { createOutbox, SERVER_SNAPSHOT, type OutboxSnapshot } from './outbox-engine'
 
 // The status line is on every page: a visitor who never queued anything downloads neither the
 // backend client nor the toasts' words.
-const announcer = () => import('../announce-results')
+const announcer = () => import('../contact/announce-results')
 
 /** This page's outbox: sends through Supabase and tells the visitor with toasts. */
 export const outbox = createOutbox({

@@ -8,9 +8,10 @@ import {
   RETRY_CAP_MS,
   type OutboxCounts,
 } from './outbox-definitions'
-import type { FlushResult, SendQueued } from './outbox-flush'
+import type { FlushResult, SendQueued } from './outbox-types'
 import { outboxLock } from './outbox-lock'
-import type { OutboxItem, OutboxRecord, OutboxStore } from './outbox-store'
+import type { OutboxStore } from './outbox-store'
+import type { OutboxItem, OutboxRecord } from './outbox-types'
 
 /**
  * The outbox's owner on a page, without React. It alone listens for the triggers (start, `online`,

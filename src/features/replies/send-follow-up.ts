@@ -4,11 +4,11 @@ import {
   failureMessages,
   sealingFailure,
   submitToasts,
-} from '../contact-copy'
-import type { OutboxFailureReason } from '../outbox/outbox-flush'
-import type { OutboxItem, QueuedThreadMessage } from '../outbox/outbox-store'
-import type { SendOutcome } from '../send-to-supabase'
-import { threadFailureMessages } from '../thread-copy'
+} from '../contact/contact-copy'
+import type { OutboxFailureReason } from '../outbox/outbox-types'
+import type { OutboxItem, QueuedThreadMessage } from '../outbox/outbox-types'
+import type { SendOutcome } from '../outbox/outbox-types'
+import { threadFailureMessages } from './thread-copy'
 import { conversationCopy as copy } from './replies-copy'
 
 /** What "Send securely" on /replies needs: seal, send, queue, and whether the browser is online. */
