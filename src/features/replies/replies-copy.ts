@@ -1,5 +1,5 @@
-import { site } from '../../../content/site'
-import type { ReceiptProblem } from '../../../shared/conversation/receipt'
+import { site } from '../../content/site'
+import type { ReceiptProblem } from '../../shared/conversation/receipt'
 
 /** "14:05, 3 Mar 2026": when a limit passes, or when a closed conversation is deleted. */
 export const formatWhen = (at: number | string) =>

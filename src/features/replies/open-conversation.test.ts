@@ -6,23 +6,23 @@ import { Encrypter, armor, generateIdentity, identityToRecipient } from 'age-enc
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { deriveReceiptKeys, generateReceipt } from '../../../shared/conversation/receipt'
+import { deriveReceiptKeys, generateReceipt } from '../../shared/conversation/receipt'
 import {
   CONVERSATION_FILES_BUCKET,
   MAILBOX_TOKEN_HEADER,
   replyFileObjectName,
-} from '../../../shared/conversation/reply-files'
-import { buildThreadMessage, padThreadMessage } from '../../../shared/conversation/thread-message'
-import { buildDocument, padDocument } from '../../../shared/submission/sealed-document'
-import type { ThreadView } from '../../../shared/database-types'
+} from '../../shared/conversation/reply-files'
+import { buildThreadMessage, padThreadMessage } from '../../shared/conversation/thread-message'
+import { buildDocument, padDocument } from '../../shared/submission/sealed-document'
+import type { ThreadView } from '../../shared/database-types'
 
 const readThread = vi.fn()
-vi.mock('../../../lib/backend', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/backend')>()),
+vi.mock('../../lib/backend', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../lib/backend')>()),
   readThread: (token: string) => readThread(token),
 }))
 const storage = { bucket: '', header: [] as string[], object: '', answer: {} as unknown }
-vi.mock('../../../lib/supabase', () => ({
+vi.mock('../../lib/supabase', () => ({
   supabase: {
     storage: {
       from: (bucket: string) => {
@@ -37,7 +37,7 @@ vi.mock('../../../lib/supabase', () => ({
   },
 }))
 const saved: { file: Blob; name: string }[] = []
-vi.mock('../../../shared/files/save-file-browser', () => ({
+vi.mock('../../shared/files/save-file-browser', () => ({
   downloadBlob: (file: Blob, name: string) => saved.push({ file, name }),
 }))
 
