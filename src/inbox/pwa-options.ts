@@ -28,7 +28,7 @@ export function inboxPwaOptions(agencyName: string): Partial<VitePWAOptions> {
       background_color: BACKGROUND,
     },
     workbox: {
-      globPatterns: ['**/*.{html,js,css,svg,png,ico}'],
+      globPatterns: ['**/*.{html,js,css,woff2,svg,png,ico}'],
       navigateFallback: '/index.html',
       // The app's own addresses only: any other stays the server's to answer (a 404).
       navigateFallbackAllowlist: [

@@ -1,16 +1,16 @@
 import { PageIntro } from '../components/page-intro'
 import { repliesIntro } from '../content/replies-page'
-import { browserRepliesDependencies } from '../features/contact/replies/replies-browser'
-import { RepliesReader } from '../features/contact/replies/replies-reader'
+import { browserRepliesDependencies } from '../features/replies/replies-browser'
+import { RepliesReader } from '../features/replies/replies-reader'
 
 export function RepliesPage() {
   return (
     <>
       <PageIntro page="replies" intro={repliesIntro} />
       <div className="mx-auto page-gutter max-w-3xl py-16">
-        <section className="surface-card p-6 sm:p-8">
+        <div className="surface-card p-6 sm:p-8">
           <RepliesReader dependencies={browserRepliesDependencies} />
-        </section>
+        </div>
       </div>
     </>
   )

@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test'
 import { submitToasts } from '../../src/features/contact/contact-copy'
 import { panelCopy } from '../../src/features/contact/inquiry-panel-copy'
-import { conversationCopy, repliesCopy } from '../../src/features/contact/replies/replies-copy'
+import { conversationCopy, repliesCopy } from '../../src/features/replies/replies-copy'
 import { generateReceipt } from '../../src/shared/conversation/receipt'
 import { axeViolations } from '../support/axe'
 import { submissionsNamed, uniqueName } from '../support/backend-db'
@@ -21,8 +21,8 @@ import {
   goOffline,
   goOnline,
   indexedDbContents,
+  openContactPageOffline,
   outboxRecords,
-  waitForOfflineReady,
   webStorageContents,
 } from '../support/offline'
 import { PHONE } from '../support/site'
@@ -148,7 +148,7 @@ test('an alias sends; the panel shows the reference and the receipt; a fresh bro
       string,
       unknown
     >
-    expect(opened).toMatchObject({ v: 2, from: 'visitor', inquiry_id: row!.id, attachments: [] })
+    expect(opened).toMatchObject({ v: 1, from: 'visitor', inquiry_id: row!.id, attachments: [] })
     expect(opened.body).toContain(followUpMarker)
   }
 
@@ -228,9 +228,7 @@ test.describe('offline', () => {
     page,
     context,
   }) => {
-    await openContactPage(page)
-    await waitForOfflineReady(page)
-    await goOffline(context)
+    await openContactPageOffline(page, context)
     const name = uniqueName('Offline alias')
     const { reference, receipt } = await sendAsAlias(page, name, `Offline brief ${marker()}`)
     const panel = page.getByRole('region', { name: panelCopy.heading })
@@ -238,7 +236,7 @@ test.describe('offline', () => {
     const keys = await receiptKeys(receipt)
     // The outbox holds exactly the row: its mailbox hash, never the receipt or a key.
     const [queued] = await outboxRecords(page)
-    expect(queued).toMatchObject({ v: 2, kind: 'inquiry', mailbox_hash: `\\x${keys.mailboxHash}` })
+    expect(queued).toMatchObject({ v: 1, kind: 'inquiry', mailbox_hash: `\\x${keys.mailboxHash}` })
     expectNowhere({ outbox: JSON.stringify(await outboxRecords(page)) }, [
       receipt,
       keys.identity,
@@ -266,7 +264,7 @@ test.describe('offline', () => {
       page.getByRole('status').filter({ hasText: conversationCopy.queued }),
     ).toBeVisible()
     const [message] = await outboxRecords(page)
-    expect(message).toMatchObject({ v: 2, kind: 'message', mailbox_token: keys.mailboxToken })
+    expect(message).toMatchObject({ v: 1, kind: 'message', mailbox_token: keys.mailboxToken })
     expectNowhere({ outbox: JSON.stringify(message) }, [receipt, keys.identity, followUp])
 
     await goOnline(context)

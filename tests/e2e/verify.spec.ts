@@ -1,13 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildIdOf, BUILD_MANIFEST_PATH } from '../../src/shared/build-id'
 import type { BuildManifest } from '../../src/build/build-manifest'
 import { E2E_SITE_DIR } from '../support/shipped-headers'
-import { E2E_INBOX_URL } from '../support/ports'
+import { E2E_INBOX_URL, freePort } from '../support/ports'
 import { waitForHydration } from '../support/site'
 import { expect, test } from '../support/strict-page'
 
@@ -25,19 +24,6 @@ function verify(...urls: string[]): { status: number | null; output: string } {
     encoding: 'utf8',
   })
   return { status: result.status, output: `${result.stdout}${result.stderr}` }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(),
-      )
-    })
-  })
 }
 
 /** `vite preview` of a folder, as the tests' own site server runs it. */

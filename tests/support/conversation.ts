@@ -6,12 +6,11 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import type { Page } from '@playwright/test'
 import { armor, Encrypter, identityToRecipient } from 'age-encryption'
-import pg from 'pg'
 import { panelCopy } from '../../src/features/contact/inquiry-panel-copy'
 import { deriveReceiptKeys, readReceipt, type Receipt } from '../../src/shared/conversation/receipt'
 import { buildThreadMessage, padThreadMessage } from '../../src/shared/conversation/thread-message'
+import { withE2eDatabase } from './backend-db'
 import { openSealed } from './contact-form'
-import { E2E_DB_URL } from './ports'
 import { HARNESS_CONSOLE_NOTES } from './strict-page'
 
 /**
@@ -33,16 +32,6 @@ export async function readPanel(page: Page): Promise<{ reference: string; receip
   return { reference, receipt }
 }
 
-async function withDatabase<T>(use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: E2E_DB_URL })
-  await client.connect()
-  try {
-    return await use(client)
-  } finally {
-    await client.end()
-  }
-}
-
 /** The development identity's recipient: the agency's key in the e2e build. */
 async function agencyRecipient(): Promise<string> {
   const identity = (await readFile(E2E_DEV_IDENTITY, 'utf8'))
@@ -59,7 +48,7 @@ async function agencyRecipient(): Promise<string> {
  * author. Returns the message's id.
  */
 export async function insertAgencyReply(inquiryId: string, body: string): Promise<string> {
-  const inquiry = await withDatabase(async (client) => {
+  const inquiry = await withE2eDatabase(async (client) => {
     const { rows } = await client.query<{ sealed: string }>(
       'select sealed from public.contact_submissions where id = $1',
       [inquiryId],
@@ -77,7 +66,7 @@ export async function insertAgencyReply(inquiryId: string, body: string): Promis
   encrypter.addRecipient(await agencyRecipient())
   const plaintext = padThreadMessage(message, (length) => 'A'.repeat(length))
   const sealed = armor.encode(await encrypter.encrypt(plaintext))
-  await withDatabase((client) =>
+  await withE2eDatabase((client) =>
     client.query(
       `insert into public.contact_messages (id, submission_id, direction, sealed, author_email)
        values ($1, $2, 'agency', $3, 'staff@example.com')`,
@@ -91,7 +80,7 @@ export type ThreadRow = { id: string; direction: string; sealed: string; created
 
 /** The thread's messages after the inquiry, oldest first, as stored. */
 export function threadMessages(inquiryId: string): Promise<ThreadRow[]> {
-  return withDatabase(
+  return withE2eDatabase(
     async (client) =>
       (
         await client.query<ThreadRow>(
@@ -105,7 +94,7 @@ export function threadMessages(inquiryId: string): Promise<ThreadRow[]> {
 
 /** The inquiry's mailbox hash as stored (hex), or null. */
 export async function mailboxHashOf(inquiryId: string): Promise<string | null> {
-  return withDatabase(async (client) => {
+  return withE2eDatabase(async (client) => {
     const { rows } = await client.query<{ hash: string | null }>(
       `select encode(mailbox_hash, 'hex') as hash from public.contact_submissions where id = $1`,
       [inquiryId],

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net'
 import { wireUrl } from '../../supabase/local/paths'
 
 /**
@@ -34,3 +35,19 @@ export const E2E_INBOX_NEXT_BUILD_DIR = 'node_modules/.cache/e2e-inbox-next'
 export const E2E_UPDATE_PORT = 4184 + OFFSET
 /** The same for the inbox's update test. */
 export const E2E_INBOX_UPDATE_PORT = 4186 + OFFSET
+
+/** A port free on 127.0.0.1 right now, for a server a test starts on its own. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      )
+    })
+  })
+}

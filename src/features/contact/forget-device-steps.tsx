@@ -3,7 +3,7 @@ import { forgetDeviceSteps as copy } from '../../content/forget-device-steps'
 import { forgetOrigin } from '../../shared/forget-origin-browser'
 import { forgetButtonClass } from './forget-device'
 import { keptReceipt } from './kept-receipt'
-import { OUTBOX_DB_NAME } from './outbox/outbox-definitions'
+import { OUTBOX_DB_NAME } from '../outbox/outbox-definitions'
 
 const primary =
   'inline-flex min-h-12 items-center justify-center rounded-full bg-mint px-6 py-3 font-semibold text-on-accent hover:bg-mint-strong'

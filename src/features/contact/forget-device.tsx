@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState, useSyncExternalStore } from 'react'
 import { forgetDevice } from '../../content/forget-device'
-import { SERVER_SNAPSHOT } from './outbox/outbox-engine'
-import { outbox } from './outbox/use-outbox'
+import { SERVER_SNAPSHOT } from '../outbox/outbox-engine'
+import { outbox } from '../outbox/use-outbox'
 
 // What asks, removes and answers loads on the first press: none of it weighs on the page.
 const ForgetDeviceSteps = lazy(() =>

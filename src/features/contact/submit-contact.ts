@@ -3,12 +3,15 @@ import type { SealedRow } from '../../shared/database-types'
 import type { SubmissionFields } from '../../shared/submission/fields'
 import type { SealedAttachment } from '../../shared/submission/sealed-document'
 import { failureMessages, sealingFailure, submitToasts } from './contact-copy'
-// The form checks its files and words their progress with the submit's code, loaded once it is
-// touched: none of it weighs on the contact page's first load.
-export { checkAttachments } from '../../shared/submission/attachments'
-export { attachedFilesCopy } from './attached-files-copy'
-import type { OutboxItem, QueuedAttachment } from './outbox/outbox-store'
-import type { SendOutcome, SendSealed } from './send-to-supabase'
+import type {
+  OutboxItem,
+  QueuedAttachment,
+  QueuedInquiryRow,
+  SendOutcome,
+} from '../outbox/outbox-types'
+
+/** `signal`, when given, stops the insert early (the form's deadline); it then counts as no answer. */
+export type SendSealed = (row: SealedRow, signal?: AbortSignal) => Promise<SendOutcome>
 
 /** `sent` of `total` ciphertext bytes stored so far. */
 export type UploadProgress = (sent: number, total: number) => void
@@ -25,7 +28,12 @@ export type InquiryDraft = {
   userAgent: string
   /** The files attached, already checked against the limits (attachments.ts). */
   files?: readonly File[]
+  /** What an earlier try of this draft sealed: a retry keeps the receipt and reuses the files. */
+  sealed?: SealedDraft
 }
+
+/** A draft's receipt and sealed files, kept in memory between tries. */
+export type SealedDraft = { receipt: Receipt; files: readonly SealedFile[] }
 
 /**
  * One attached file once sealed: the picked file it came from (so a retry of the draft reuses it,
@@ -39,7 +47,7 @@ export type SealedFile = { source: Blob; attachment: SealedAttachment; ciphertex
  * in memory to be shown once on the panel. The two never travel together: only `row` is sent.
  */
 export type SealedInquiry = {
-  row: SealedRow & { mailbox_hash: string }
+  row: QueuedInquiryRow
   receipt: Receipt
   /** The sealed files, in the document's order (none when nothing was attached). */
   files: SealedFile[]
@@ -175,10 +183,8 @@ function timer(milliseconds: number) {
  */
 export async function submitContact(
   draft: InquiryDraft,
-  receipt: Receipt | null,
   deps: SubmitDependencies,
   { onSealed, onSlow, onFileProgress }: SubmitProgress = {},
-  earlierFiles: readonly SealedFile[] = [],
 ): Promise<SubmitResult> {
   const files = draft.files ?? []
   let deadline = timer(sealingDeadline(files))
@@ -199,7 +205,9 @@ export async function submitContact(
   try {
     let sealedInquiry: SealedInquiry | typeof TIMED_OUT
     try {
-      sealedInquiry = await deadline.race(deps.seal(draft, receipt, earlierFiles, onSealedBytes))
+      sealedInquiry = await deadline.race(
+        deps.seal(draft, draft.sealed?.receipt ?? null, draft.sealed?.files ?? [], onSealedBytes),
+      )
     } catch (error) {
       return { kind: 'failed', message: sealingFailure(error), detail: error }
     }
@@ -275,7 +283,7 @@ export async function submitContact(
 }
 
 async function queue(
-  row: SealedRow,
+  row: QueuedInquiryRow,
   attachments: QueuedAttachment[],
   inquiry: SentInquiry,
   { enqueue }: SubmitDependencies,

@@ -9,6 +9,7 @@ import { UpdateNotice } from '../features/update/update-notice'
 import { copy } from '../content/copy'
 import { forgetOrigin } from '../../shared/forget-origin-browser'
 import { inboxEnv } from '../lib/inbox-env'
+import { BrandMark } from '../../shared/brand-mark'
 
 // The key's code (age, scrypt) and what opens rows load after sign-in, never before.
 const KeyGate = lazy(() =>
@@ -46,7 +47,10 @@ export function InboxApp() {
   return (
     <>
       <header className="bar">
-        <span>{copy.title(inboxEnv.agencyName)}</span>
+        <span className="brand">
+          <BrandMark gradientId="inbox-mark-gradient" className="mark" />
+          {copy.title(inboxEnv.agencyName)}
+        </span>
         {key.unlocked && (
           <button type="button" onClick={key.lock}>
             {copy.lock}

@@ -58,6 +58,8 @@ export const copy = {
     passkeyFailed: 'The passkey did not unlock the key. Try again, or use the passphrase.',
     passkeySetupFailed:
       'This device could not make a passkey that unlocks the key. The key is saved: it unlocks with the passphrase.',
+    passkeyNeedsName: (port: string) =>
+      `Passkeys work only at a named address, not at an IP address like this one: open the inbox at http://localhost${port ? `:${port}` : ''} to add one.`,
     usePassphrase: 'Use the passphrase instead',
     forgotPassphrase: 'Forgot your passphrase? Remove the key from this device',
     forgetConfirm:
@@ -143,8 +145,11 @@ export const copy = {
     offline: (when: string) =>
       `Offline: this is the list as it was at ${when}. It refreshes when the connection returns.`,
     damaged: 'This inquiry could not be opened: what is stored is damaged.',
-    times: (p50: string, p90: string, share: string) =>
-      `Median answer ${p50}, 90% within ${p90}, ${share} within 24 hours (last 90 days)`,
+    times: (answered: number, p50: string, p90: string, share: string, unanswered: number) =>
+      (answered > 0
+        ? `Last 90 days: ${answered} answered, median ${p50}, 90% within ${p90}, ${share} within 24 hours`
+        : 'Last 90 days: none answered yet') +
+      (unanswered > 0 ? `; ${unanswered} closed without an answer` : ''),
   },
   detail: {
     back: 'All inquiries',
@@ -185,6 +190,7 @@ export const copy = {
       'This file is too large to open on this device. Open it on a computer with more memory, or with `age -d` and the agency’s key.',
     offline:
       'The file could not be fetched: you are offline or the server cannot be reached. Try again.',
+    busy: 'The server is busy right now, so the file could not be fetched. Try again in a minute.',
     'not-found': 'The file is no longer stored: it may have been removed with its inquiry.',
     failed: 'The file could not be fetched. Check the connection and try again.',
     reply: {
@@ -206,8 +212,6 @@ export const copy = {
     retry: 'Try again',
     cannotOpen: 'This message could not be opened: what is stored is damaged or was moved.',
     otherKey: 'This message is sealed to another key: this device cannot open it.',
-    noThread:
-      'This inquiry was sent before sealed replies: it has no sealed conversation. Answer on the visitor’s channel below.',
     closed: 'Closed: this conversation takes no more replies.',
     reply: 'Reply',
     replyHint:
