@@ -20,12 +20,21 @@ const CONTENT_PAGE_JS_BUDGET = 80 * 1024
 // in a toast, and the key display. 140 KB since the submit path, the panel after Send and the
 // attached files' list load with the form rather than on first touch: 139.0 KB measured.
 const CONTACT_PAGE_JS_BUDGET = 140 * 1024
+// /privacy holds two controls a content page does not: the running build's id (with how to check
+// it) and "Forget this site on this device" (which counts what the outbox holds before it clears
+// anything). 84 KB since they came: 83.3 KB measured.
+const PRIVACY_PAGE_JS_BUDGET = 84 * 1024
 const CSS_BUDGET = 10 * 1024
 
 const TOASTER_BUDGET = 13 * 1024
 
 for (const route of siteRoutes) {
-  const budget = route.path === '/contact' ? CONTACT_PAGE_JS_BUDGET : CONTENT_PAGE_JS_BUDGET
+  const budget =
+    route.path === '/contact'
+      ? CONTACT_PAGE_JS_BUDGET
+      : route.path === '/privacy'
+        ? PRIVACY_PAGE_JS_BUDGET
+        : CONTENT_PAGE_JS_BUDGET
   test(`${route.path} loads at most ${budget / 1024} KB gzip of JavaScript`, async ({
     page,
     baseURL,
