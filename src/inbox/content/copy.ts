@@ -143,6 +143,10 @@ export const copy = {
     offline: (when: string) =>
       `Offline: this is the list as it was at ${when}. It refreshes when the connection returns.`,
     damaged: 'This inquiry could not be opened: what is stored is damaged.',
+    wrongId:
+      'This row holds another inquiry’s sealed document, so it is not shown: someone with write access to the database moved it there.',
+    replaced:
+      'Warning: this inquiry was replaced. The database now holds another document than the one this device first opened, so it is not shown and takes no replies: someone with write access to the database may be posing as the visitor.',
     times: (p50: string, p90: string, share: string) =>
       `Median answer ${p50}, 90% within ${p90}, ${share} within 24 hours (last 90 days)`,
   },
