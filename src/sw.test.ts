@@ -85,7 +85,14 @@ test('on its tag, sends each queued row once with the anon key, empties the outb
   // No row asked back: anon has no SELECT right.
   expect(new Headers(init?.headers).get('Prefer') ?? '').not.toContain('return=representation')
   const bodies = fetchMock.mock.calls.map(([, sent]) => JSON.parse(String(sent?.body)) as unknown)
-  expect(bodies).toEqual([ADA, BOB].map(({ id, key_id, sealed }) => ({ id, key_id, sealed })))
+  expect(bodies).toEqual(
+    [ADA, BOB].map(({ id, key_id, sealed, mailbox_hash }) => ({
+      id,
+      key_id,
+      sealed,
+      mailbox_hash,
+    })),
+  )
   expect(await store.list()).toEqual([])
   // The next page says it went, once.
   const notes = await takeDeliveryNotes(null)

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SEND_TIMEOUT_MS } from '../shared/api/abort'
 import type { Database } from '../shared/database-types'
 import { failureMessages, FALLBACK_ERROR_MESSAGE } from '../features/contact/contact-copy'
-import { DOCUMENT, sealedFor } from '../features/contact/contact-test-fixtures'
+import { DOCUMENT, MAILBOX_HASH, sealedFor } from '../features/contact/contact-test-fixtures'
 import {
   classifyAddAnswer,
   classifyInsertAnswer,
@@ -458,7 +458,11 @@ describe('a queued inquiry with sealed files (the outbox’s sender)', () => {
   const ciphertext = new Blob([new Uint8Array([0x61, 0x67, 0x65])], {
     type: 'application/octet-stream',
   })
-  const item = { kind: 'inquiry' as const, row, attachments: [{ object, ciphertext }] }
+  const item = {
+    kind: 'inquiry' as const,
+    row: { ...row, mailbox_hash: MAILBOX_HASH },
+    attachments: [{ object, ciphertext }],
+  }
 
   it('uploads each file to the private bucket, insert-only and typed octet-stream, then the row', async () => {
     wire.answer = async (init) =>

@@ -61,6 +61,8 @@ async function seal(
     id,
     ...fields,
     submitted_at: '2026-11-22T10:00:00.000Z',
+    reply_to: recipient,
+    attachments: [],
     pad: 'AAAA',
   })
   const encrypter = new Encrypter()

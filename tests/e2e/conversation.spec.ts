@@ -148,7 +148,7 @@ test('an alias sends; the panel shows the reference and the receipt; a fresh bro
       string,
       unknown
     >
-    expect(opened).toMatchObject({ v: 2, from: 'visitor', inquiry_id: row!.id, attachments: [] })
+    expect(opened).toMatchObject({ v: 1, from: 'visitor', inquiry_id: row!.id, attachments: [] })
     expect(opened.body).toContain(followUpMarker)
   }
 
@@ -238,7 +238,7 @@ test.describe('offline', () => {
     const keys = await receiptKeys(receipt)
     // The outbox holds exactly the row: its mailbox hash, never the receipt or a key.
     const [queued] = await outboxRecords(page)
-    expect(queued).toMatchObject({ v: 2, kind: 'inquiry', mailbox_hash: `\\x${keys.mailboxHash}` })
+    expect(queued).toMatchObject({ v: 1, kind: 'inquiry', mailbox_hash: `\\x${keys.mailboxHash}` })
     expectNowhere({ outbox: JSON.stringify(await outboxRecords(page)) }, [
       receipt,
       keys.identity,
@@ -266,7 +266,7 @@ test.describe('offline', () => {
       page.getByRole('status').filter({ hasText: conversationCopy.queued }),
     ).toBeVisible()
     const [message] = await outboxRecords(page)
-    expect(message).toMatchObject({ v: 2, kind: 'message', mailbox_token: keys.mailboxToken })
+    expect(message).toMatchObject({ v: 1, kind: 'message', mailbox_token: keys.mailboxToken })
     expectNowhere({ outbox: JSON.stringify(message) }, [receipt, keys.identity, followUp])
 
     await goOnline(context)

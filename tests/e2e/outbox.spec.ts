@@ -121,7 +121,7 @@ test('a message sent offline is sealed on the device, then arrives exactly once,
     ].sort(),
   )
   expect(record).toMatchObject({
-    v: 2,
+    v: 1,
     kind: 'inquiry',
     id,
     mailbox_hash: expect.stringMatching(/^\\x[0-9a-f]{64}$/),

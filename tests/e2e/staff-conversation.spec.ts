@@ -111,7 +111,7 @@ test('staff read a sealed inquiry by its reference, reply sealed to the visitor 
       unknown
     >
     expect(opened).toMatchObject({
-      v: 2,
+      v: 1,
       attachments: [],
       id: message?.id,
       inquiry_id: inquiry.id,

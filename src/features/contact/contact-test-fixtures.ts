@@ -13,7 +13,7 @@ import { NIGHT_OWL } from '../../shared/submission/submission-test-fixtures'
 import { OUTBOX_DB_NAME } from './outbox/outbox-definitions'
 import { OUTBOX_STORE } from './outbox/outbox-store'
 import type { OutboxFailureReason, SendQueued } from './outbox/outbox-flush'
-import type { OutboxItem } from './outbox/outbox-store'
+import type { OutboxItem, QueuedInquiryRow } from './outbox/outbox-store'
 import type { SendOutcome } from './send-to-supabase'
 import type { InquiryDraft, SealedInquiry, SubmitDependencies } from './submit-contact'
 
@@ -74,21 +74,24 @@ export const sealedInquiryFor = ({ id }: Pick<InquiryDraft, 'id'>): SealedInquir
   files: [],
 })
 
-/** Three sealed rows, queued in this order where a test needs several. */
-export const ADA: SealedRow = {
+/** Three sealed rows with their mailbox hash, queued in this order where a test needs several. */
+export const ADA: QueuedInquiryRow = {
   id: '0b6f1a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
   key_id: KEY_ID,
   sealed: fakeArmor('YWRh'),
+  mailbox_hash: MAILBOX_HASH,
 }
-export const BOB: SealedRow = {
+export const BOB: QueuedInquiryRow = {
   id: '1c7a2b63-4d5e-4f60-9b0c-1d2e3f4a5b6c',
   key_id: KEY_ID,
   sealed: fakeArmor('Ym9i'),
+  mailbox_hash: MAILBOX_HASH,
 }
-export const CY: SealedRow = {
+export const CY: QueuedInquiryRow = {
   id: '2d8b3c74-5e6f-4071-8c1d-2e3f4a5b6c7d',
   key_id: KEY_ID,
   sealed: fakeArmor('Y3k'),
+  mailbox_hash: MAILBOX_HASH,
 }
 
 /** One of each outcome the sender answers with. */
@@ -114,7 +117,7 @@ export const itemId = (item: OutboxItem) =>
   item.kind === 'inquiry' ? item.row.id : item.message.id
 
 /** A sealed row as the outbox queues it. */
-export const inquiryItem = (row: SealedRow): OutboxItem => ({ kind: 'inquiry', row })
+export const inquiryItem = (row: QueuedInquiryRow): OutboxItem => ({ kind: 'inquiry', row })
 
 /** A send function answering from a script (one outcome per call, per id) that records its calls. */
 export function scriptedSend(script: Record<string, SendOutcome<OutboxFailureReason>[]>) {

@@ -1,5 +1,4 @@
 import type { Receipt } from '../../shared/conversation/receipt'
-import type { SealedRow } from '../../shared/database-types'
 import type { SubmissionFields } from '../../shared/submission/fields'
 import type { SealedAttachment } from '../../shared/submission/sealed-document'
 import { failureMessages, sealingFailure, submitToasts } from './contact-copy'
@@ -7,7 +6,7 @@ import { failureMessages, sealingFailure, submitToasts } from './contact-copy'
 // touched: none of it weighs on the contact page's first load.
 export { checkAttachments } from '../../shared/submission/attachments'
 export { attachedFilesCopy } from './attached-files-copy'
-import type { OutboxItem, QueuedAttachment } from './outbox/outbox-store'
+import type { OutboxItem, QueuedAttachment, QueuedInquiryRow } from './outbox/outbox-store'
 import type { SendOutcome, SendSealed } from './send-to-supabase'
 
 /** `sent` of `total` ciphertext bytes stored so far. */
@@ -39,7 +38,7 @@ export type SealedFile = { source: Blob; attachment: SealedAttachment; ciphertex
  * in memory to be shown once on the panel. The two never travel together: only `row` is sent.
  */
 export type SealedInquiry = {
-  row: SealedRow & { mailbox_hash: string }
+  row: QueuedInquiryRow
   receipt: Receipt
   /** The sealed files, in the document's order (none when nothing was attached). */
   files: SealedFile[]
@@ -275,7 +274,7 @@ export async function submitContact(
 }
 
 async function queue(
-  row: SealedRow,
+  row: QueuedInquiryRow,
   attachments: QueuedAttachment[],
   inquiry: SentInquiry,
   { enqueue }: SubmitDependencies,

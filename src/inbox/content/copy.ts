@@ -210,8 +210,6 @@ export const copy = {
     retry: 'Try again',
     cannotOpen: 'This message could not be opened: what is stored is damaged or was moved.',
     otherKey: 'This message is sealed to another key: this device cannot open it.',
-    noThread:
-      'This inquiry was sent before sealed replies: it has no sealed conversation. Answer on the visitor’s channel below.',
     closed: 'Closed: this conversation takes no more replies.',
     reply: 'Reply',
     replyHint:

@@ -3,7 +3,6 @@ import { PAD_BUCKET_BYTES } from '../submission/sealed-document'
 import { replyFileObjectName } from './reply-files'
 import {
   buildThreadMessage,
-  filesOf,
   padThreadMessage,
   parseThreadMessage,
   THREAD_MESSAGE_MAX,
@@ -66,10 +65,10 @@ describe('a thread message', () => {
       'attachments',
       'pad',
     ])
-    expect(parseThreadMessage(text, row)).toEqual({ v: 2, ...draft, pad: expect.any(String) })
+    expect(parseThreadMessage(text, row)).toEqual({ v: 1, ...draft, pad: expect.any(String) })
   })
 
-  it('carries its files (version 2): object, name, type, size, SHA-256, and nothing else', () => {
+  it('carries its files: object, name, type, size, SHA-256, and nothing else', () => {
     const files = [file(1), file(2)]
     const draft = buildThreadMessage('The deck, signed.', {
       id,
@@ -81,28 +80,18 @@ describe('a thread message', () => {
     const text = padThreadMessage(draft, filler)
     expect(text).not.toContain('dropped')
     const read = parseThreadMessage(text, row)
-    expect(read.v).toBe(2)
-    expect(filesOf(read)).toEqual(files)
-    expect(Object.keys(filesOf(read)[0]!)).toEqual(['object', 'name', 'type', 'size', 'sha256'])
+    expect(read.attachments).toEqual(files)
+    expect(Object.keys(read.attachments[0]!)).toEqual(['object', 'name', 'type', 'size', 'sha256'])
   })
 
-  it('still reads a version 1 message, which has no files', () => {
-    const v1 = JSON.stringify({
-      v: 1,
-      id,
-      inquiry_id: inquiryId,
-      from: 'agency',
-      body: 'Thanks, we can talk Thursday.',
-      sent_at: '2026-11-25T10:00:00.000Z',
-      pad: 'AAAA',
-    })
-    const read = parseThreadMessage(v1, row)
-    expect(read).toMatchObject({ v: 1, body: 'Thanks, we can talk Thursday.' })
-    expect(filesOf(read)).toEqual([])
-    // A version 1 message that claims files, or a version 2 without its list, is not one.
-    const withFiles = { ...(JSON.parse(v1) as object), attachments: [file(1)] }
-    expect(problemOf(JSON.stringify(withFiles))).toBe('invalid')
-    expect(problemOf(v1.replace('"v":1', '"v":2'))).toBe('invalid')
+  it('always lists its files: a message without the list is not one, nor one of another version', () => {
+    const text = padThreadMessage(
+      buildThreadMessage('Thursday', { id, inquiryId, from: 'agency', now }),
+      filler,
+    )
+    const { attachments: _none, ...withoutList } = JSON.parse(text) as Record<string, unknown>
+    expect(problemOf(JSON.stringify(withoutList))).toBe('invalid')
+    expect(problemOf(text.replace('"v":1', '"v":9'))).toBe('unknown-version')
   })
 
   it('refuses files outside its own folder, or more than five', () => {
@@ -171,7 +160,7 @@ describe('a thread message', () => {
     }
     expect(attempt('Thursday')).toBe('not-json')
     expect(attempt('null')).toBe('invalid')
-    expect(attempt(JSON.stringify({ v: 3, body: 'Thursday' }))).toBe('unknown-version')
+    expect(attempt(JSON.stringify({ v: 9, body: 'Thursday' }))).toBe('unknown-version')
     expect(attempt(JSON.stringify({ v: 1, body: 'Thursday' }))).toBe('invalid')
   })
 })

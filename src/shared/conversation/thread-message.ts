@@ -16,12 +16,8 @@ import { ATTACHMENT_LIMITS } from '../submission/attachments'
 import { LIMITS } from '../submission/fields'
 import { REPLY_FILE_OBJECT_NAME, replyFileFolder } from './reply-files'
 
-/**
- * Written as `v`. Version 2 adds `attachments`, always present (empty when none): the message's
- * sealed files, stored under `<inquiry_id>/<id>/` in the conversation's bucket (reply-files.ts).
- * Version 1 (messages from before files) is still read, without files.
- */
-export const THREAD_MESSAGE_VERSION = 2
+/** Written as `v`: the one version there is; a reader meeting another says so. */
+export const THREAD_MESSAGE_VERSION = 1
 
 /** A message's body has the brief's limit: a reply is as long as a brief may be. */
 export const THREAD_MESSAGE_MAX = LIMITS.message
@@ -35,7 +31,7 @@ export const threadFileSchema = attachmentSchema.extend({
 
 export const threadMessageSchema = z
   .object({
-    v: z.union([z.literal(1), z.literal(2)]),
+    v: z.literal(THREAD_MESSAGE_VERSION),
     /** The message's id, made by the sender once and kept across retries: the row's id. */
     id: z.uuid(),
     /** The inquiry (contact_submissions.id) the message belongs to. */
@@ -44,17 +40,16 @@ export const threadMessageSchema = z
     body: threadMessageBodySchema,
     /** When Send was pressed, ISO 8601 UTC, by the sender's clock. */
     sent_at: z.iso.datetime(),
-    /** Version 2: the sealed files, each under this message's folder. Absent from version 1. */
-    attachments: z.array(threadFileSchema).max(ATTACHMENT_LIMITS.files).optional(),
+    /**
+     * The message's sealed files, always present (`[]` when none), stored under
+     * `<inquiry_id>/<id>/` in the conversation's bucket (reply-files.ts).
+     */
+    attachments: z.array(threadFileSchema).max(ATTACHMENT_LIMITS.files),
     pad: z.string().regex(FILLER),
   })
   .refine(
-    (message) => (message.v === 2) === (message.attachments !== undefined),
-    'attachments come with v2',
-  )
-  .refine(
     (message) =>
-      (message.attachments ?? []).every((file) =>
+      message.attachments.every((file) =>
         file.object.startsWith(replyFileFolder(message.inquiry_id, message.id)),
       ),
     "every file's object is under the message's folder",
@@ -65,10 +60,6 @@ export type ThreadMessage = z.output<typeof threadMessageSchema>
 export type ThreadMessageDraft = Omit<ThreadMessage, 'v' | 'pad' | 'attachments'> & {
   attachments: SealedAttachment[]
 }
-
-/** A message's files: none for version 1. */
-export const filesOf = (message: Pick<ThreadMessage, 'attachments'>): SealedAttachment[] =>
-  message.attachments ?? []
 
 export function buildThreadMessage(
   body: string,
@@ -154,7 +145,7 @@ export function parseThreadMessage(
   if (typeof value !== 'object' || value === null || !('v' in value)) {
     throw new ThreadMessageError('invalid')
   }
-  if (value.v !== 1 && value.v !== 2) throw new ThreadMessageError('unknown-version')
+  if (value.v !== THREAD_MESSAGE_VERSION) throw new ThreadMessageError('unknown-version')
   const parsed = threadMessageSchema.safeParse(value)
   if (!parsed.success) throw new ThreadMessageError('invalid')
   const message = parsed.data

@@ -22,7 +22,7 @@ const pad = (doc: SubmissionDocument) => padDocument(doc, filler)
 
 const byteLength = (text: string) => new TextEncoder().encode(text).byteLength
 const unpaddedLength = (doc: SubmissionDocument) =>
-  byteLength(JSON.stringify({ v: 3, ...doc, attachments: doc.attachments ?? [], pad: '' }))
+  byteLength(JSON.stringify({ v: 1, ...doc, attachments: doc.attachments ?? [], pad: '' }))
 
 const filled = FILLED_FIELDS
 
@@ -105,7 +105,7 @@ describe('padDocument', () => {
       'attachments',
       'pad',
     ])
-    expect(first.v).toBe(3)
+    expect(first.v).toBe(1)
     expect(first.attachments).toEqual([])
     expect(first.pad).toMatch(/^[A-Za-z0-9_-]+$/)
     expect(first.pad).not.toBe(second.pad)
@@ -131,36 +131,25 @@ describe('parseSealedDocument', () => {
 
   it('reads back what padDocument wrote, every field as it was', () => {
     expect(parseSealedDocument(sealedText())).toMatchObject({
-      v: 3,
+      v: 1,
       ...submission,
       attachments: [],
     })
   })
 
-  it('still reads a version 2 document, written before files: reply_to, no attachments', () => {
-    const { attachments: _dropped, ...v2 } = JSON.parse(sealedText({ v: 2 })) as Record<
-      string,
-      unknown
-    >
-    const read = parseSealedDocument(JSON.stringify(v2))
-    expect(read).toMatchObject({ v: 2, reply_to: NIGHT_OWL.reply_to })
-    expect(read.attachments).toBeUndefined()
-    expect(() => parseSealedDocument(sealedText({ v: 2 }))).toThrow(DocumentError)
+  it('reads its own version only: any other is unknown, whatever it holds', () => {
+    for (const v of [0, 9]) {
+      expect(() => parseSealedDocument(sealedText({ v })), String(v)).toThrow(
+        'not a sealed submission document (unknown-version)',
+      )
+    }
+  })
+
+  it('requires the attachments list, even when empty', () => {
     expect(() => parseSealedDocument(sealedText({ attachments: undefined }))).toThrow(DocumentError)
   })
 
-  it('still reads a version 1 document, written before replies: no reply_to, so no thread', () => {
-    const {
-      reply_to: _dropped,
-      attachments: _none,
-      ...v1
-    } = JSON.parse(sealedText({ v: 1 })) as Record<string, unknown>
-    expect(parseSealedDocument(JSON.stringify(v1))).toMatchObject({ v: 1, name: 'Night Owl' })
-    expect(parseSealedDocument(JSON.stringify(v1)).reply_to).toBeUndefined()
-  })
-
-  it('takes reply_to with version 2 only, and only an age X25519 recipient', () => {
-    expect(() => parseSealedDocument(sealedText({ v: 1 }))).toThrow(DocumentError)
+  it('requires reply_to, and only an age X25519 recipient', () => {
     expect(() => parseSealedDocument(sealedText({ reply_to: undefined }))).toThrow(DocumentError)
     for (const reply_to of ['age1short', 'AGE-SECRET-KEY-1ABC', `${NIGHT_OWL.reply_to}x`]) {
       expect(() => parseSealedDocument(sealedText({ reply_to })), reply_to).toThrow(DocumentError)
@@ -204,7 +193,7 @@ describe('parseSealedDocument', () => {
   })
 })
 
-describe('attachments in the document (version 3)', () => {
+describe('attachments in the document', () => {
   const id = submission.id
   const file = {
     object: `${id}/3b2f8a8e-6f4b-4c1a-9d2e-0c5b7e1f2a3d`,

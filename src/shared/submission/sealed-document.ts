@@ -10,13 +10,10 @@ import { ATTACHMENT_LIMITS, ATTACHMENT_OBJECT_NAME, SHA256_HEX } from './attachm
 import { LIMITS, submissionFieldsSchema, type SubmissionFields } from './fields'
 
 /**
- * Written as `v`. Version 2 adds `reply_to`, the visitor's age recipient for replies (from the
- * receipt, src/shared/conversation/receipt.ts): inside the seal, so the database cannot swap it.
- * Version 3 adds `attachments`, always present (empty when none). Versions 1 and 2 (rows and
- * queued messages from before) are still read: version 1 without a thread, both without files.
+ * Written as `v`: the one version there is. A reader meeting another says so ('unknown-version');
+ * the day a second version ships, its upgrader is written beside this.
  */
-export const DOCUMENT_VERSION = 3
-const READABLE_VERSIONS = [1, 2, 3] as const
+export const DOCUMENT_VERSION = 1
 
 /**
  * One sealed file, as the document lists it: its object in the bucket (attachments.ts), and what
@@ -45,31 +42,31 @@ export const FILLER = /^[A-Za-z0-9_-]*$/
 /** A whole document as it comes out of the ciphertext. */
 export const sealedDocumentSchema = submissionFieldsSchema
   .extend({
-    v: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+    v: z.literal(DOCUMENT_VERSION),
     /** The row's id, made in the browser once per draft; bound to the content by the encryption. */
     id: z.uuid(),
     /** The browser's identification string, cut to LIMITS.userAgent characters. */
     user_agent: z.string().max(LIMITS.userAgent),
     /** When the visitor pressed Send, ISO 8601 UTC (the browser's clock). */
     submitted_at: z.iso.datetime(),
-    /** Version 2 on: where replies are sealed to. Absent from version 1. */
-    reply_to: z.string().refine(isAgeRecipient).optional(),
-    /** Version 3: the sealed files, each in its own object under this document's `id`. */
-    attachments: z.array(attachmentSchema).max(ATTACHMENT_LIMITS.files).optional(),
+    /**
+     * The visitor's age recipient for replies (from the receipt, src/shared/conversation/receipt.ts):
+     * inside the seal, so the database cannot swap it.
+     */
+    reply_to: z.string().refine(isAgeRecipient),
+    /** The sealed files, each in its own object under this document's `id`; `[]` when none. */
+    attachments: z.array(attachmentSchema).max(ATTACHMENT_LIMITS.files),
     pad: z.string().regex(FILLER),
   })
-  .refine((doc) => doc.v >= 2 === (doc.reply_to !== undefined), 'reply_to comes from v2 on')
-  .refine((doc) => (doc.v === 3) === (doc.attachments !== undefined), 'attachments come with v3')
   .refine(
-    (doc) => (doc.attachments ?? []).every((file) => file.object.startsWith(`${doc.id}/`)),
+    (doc) => doc.attachments.every((file) => file.object.startsWith(`${doc.id}/`)),
     "every attachment's object is under the document's id",
   )
 
 export type SealedDocument = z.output<typeof sealedDocumentSchema>
 
 /** The document as the sealer takes it: everything but the version and the filler it adds. */
-export type SubmissionDocument = Omit<SealedDocument, 'v' | 'pad' | 'reply_to' | 'attachments'> & {
-  reply_to: string
+export type SubmissionDocument = Omit<SealedDocument, 'v' | 'pad' | 'attachments'> & {
   /** The sealed files (none when absent). */
   attachments?: SealedAttachment[]
 }
@@ -162,7 +159,7 @@ export function parseSealedDocument(text: string): SealedDocument {
   if (typeof value !== 'object' || value === null || !('v' in value)) {
     throw new DocumentError('invalid')
   }
-  if (!READABLE_VERSIONS.includes(value.v as never)) throw new DocumentError('unknown-version')
+  if (value.v !== DOCUMENT_VERSION) throw new DocumentError('unknown-version')
   const parsed = sealedDocumentSchema.safeParse(value)
   if (!parsed.success) throw new DocumentError('invalid')
   return parsed.data

@@ -44,22 +44,14 @@ const HEX_64 = /^[0-9a-f]{64}$/
 
 /**
  * A stored record is checked again before it is sent: storage can be altered on disk or written by
- * another version of the site, and only a well-formed sealed item may leave. Version 1 (an
- * inquiry's row from before conversations, no mailbox hash) is still sent; version 2 is an
- * inquiry with its mailbox hash, or a conversation's message. Anything else fails here and waits
- * for the visitor.
+ * another version of the site, and only a well-formed sealed item may leave: an inquiry with its
+ * mailbox hash, or a conversation's message, each as `v: 1`. Anything else fails here and waits for
+ * the visitor.
  */
 const recordSchemas = {
-  v1: z.object({
-    v: z.literal(1),
-    id: z.uuid(),
-    key_id: z.string().regex(KEY_ID_PATTERN),
-    sealed: sealedText,
-    ...bookkeeping,
-  }),
   inquiry: z
     .object({
-      v: z.literal(2),
+      v: z.literal(1),
       kind: z.literal('inquiry'),
       id: z.uuid(),
       key_id: z.string().regex(KEY_ID_PATTERN),
@@ -82,7 +74,7 @@ const recordSchemas = {
       "every attachment's object is under the inquiry's id",
     ),
   message: z.object({
-    v: z.literal(2),
+    v: z.literal(1),
     kind: z.literal('message'),
     id: z.uuid(),
     mailbox_token: z.string().regex(HEX_64),
@@ -91,18 +83,13 @@ const recordSchemas = {
   }),
 }
 
-/** Checks a stored record against the schema of the version and kind it claims (v1 otherwise). */
+/** Checks a stored record against the schema of the kind it claims (an inquiry otherwise). */
 export function checkRecord(stored: unknown) {
   const claims = (typeof stored === 'object' && stored !== null ? stored : {}) as Record<
     string,
     unknown
   >
-  const schema =
-    claims.v !== 2
-      ? recordSchemas.v1
-      : claims.kind === 'message'
-        ? recordSchemas.message
-        : recordSchemas.inquiry
+  const schema = claims.kind === 'message' ? recordSchemas.message : recordSchemas.inquiry
   return schema.safeParse(stored)
 }
 

@@ -25,12 +25,15 @@ export type QueuedThreadMessage = { id: string; mailbox_token: string; sealed: s
  */
 export type QueuedAttachment = { object: string; ciphertext: Blob }
 
+/** An inquiry's row as the outbox sends it: always with its mailbox hash. */
+export type QueuedInquiryRow = Required<SealedRow>
+
 /**
  * What the outbox sends: an inquiry's row (with its sealed files, uploaded before the row), or a
  * message added to a conversation.
  */
 export type OutboxItem =
-  | { kind: 'inquiry'; row: SealedRow; attachments?: QueuedAttachment[] }
+  | { kind: 'inquiry'; row: QueuedInquiryRow; attachments?: QueuedAttachment[] }
   | { kind: 'message'; message: QueuedThreadMessage }
 
 /** Bookkeeping every record carries, whatever it holds. */
@@ -46,21 +49,18 @@ type RecordBookkeeping = {
 }
 
 /**
- * One queued message: exactly what will be sent, plus bookkeeping.
- * - version 1: an inquiry's row `{ id, key_id, sealed }`, as queued before conversations (still
- *   sent, with no thread);
- * - version 2: an inquiry with its `mailbox_hash` (`kind: 'inquiry'`) and, when files were
- *   attached, `attachments` (their objects' names and ciphertext), or a conversation's message
- *   (`kind: 'message'`: its id, the mailbox token, the sealed message).
+ * One queued message: exactly what will be sent, plus bookkeeping, written as version `v` 1.
+ * - `kind: 'inquiry'`: the row with its `mailbox_hash` and, when files were attached,
+ *   `attachments` (their objects' names and ciphertext);
+ * - `kind: 'message'`: a conversation's message (its id, the mailbox token, the sealed message).
  * - `pending`: sent by the next flush once `next_attempt_at` has passed;
  * - `needs-attention`: refused by the backend, or damaged on disk; never sent again on its own,
  *   kept until the visitor resends or discards it.
  */
 export type OutboxRecord = RecordBookkeeping &
   (
-    | ({ v: 1 } & Pick<SealedRow, 'id' | 'key_id' | 'sealed'>)
-    | ({ v: 2; kind: 'inquiry'; attachments?: QueuedAttachment[] } & Required<SealedRow>)
-    | ({ v: 2; kind: 'message' } & QueuedThreadMessage)
+    | ({ v: 1; kind: 'inquiry'; attachments?: QueuedAttachment[] } & QueuedInquiryRow)
+    | ({ v: 1; kind: 'message' } & QueuedThreadMessage)
   )
 
 /** The record for an item, as stored: what will be sent, due at `now`. */
@@ -74,26 +74,24 @@ export function recordFor(item: OutboxItem, now: number): OutboxRecord {
   }
   if (item.kind === 'message') {
     const { id, mailbox_token, sealed } = item.message
-    return { v: 2, kind: 'message', id, mailbox_token, sealed, ...bookkeeping }
+    return { v: 1, kind: 'message', id, mailbox_token, sealed, ...bookkeeping }
   }
   // Fields picked one by one: nothing else the caller's object carries is stored.
   const { id, key_id, sealed, mailbox_hash } = item.row
-  if (mailbox_hash === undefined) return { v: 1, id, key_id, sealed, ...bookkeeping }
   const attachments = item.attachments?.map(({ object, ciphertext }) => ({ object, ciphertext }))
   return attachments?.length
-    ? { v: 2, kind: 'inquiry', id, key_id, sealed, mailbox_hash, attachments, ...bookkeeping }
-    : { v: 2, kind: 'inquiry', id, key_id, sealed, mailbox_hash, ...bookkeeping }
+    ? { v: 1, kind: 'inquiry', id, key_id, sealed, mailbox_hash, attachments, ...bookkeeping }
+    : { v: 1, kind: 'inquiry', id, key_id, sealed, mailbox_hash, ...bookkeeping }
 }
 
 /** What a record sends. */
 export function itemOf(record: OutboxRecord): OutboxItem {
-  if (record.v === 2 && record.kind === 'message') {
+  if (record.kind === 'message') {
     const { id, mailbox_token, sealed } = record
     return { kind: 'message', message: { id, mailbox_token, sealed } }
   }
-  const { id, key_id, sealed } = record
-  if (record.v !== 2) return { kind: 'inquiry', row: { id, key_id, sealed } }
-  const row = { id, key_id, sealed, mailbox_hash: record.mailbox_hash }
+  const { id, key_id, sealed, mailbox_hash } = record
+  const row = { id, key_id, sealed, mailbox_hash }
   return record.attachments?.length
     ? { kind: 'inquiry', row, attachments: record.attachments }
     : { kind: 'inquiry', row }

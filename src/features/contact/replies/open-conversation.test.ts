@@ -1,5 +1,5 @@
 // The visitor's reader, with real age and the contract's modules: a thread as read_thread returns
-// it (the inquiry, a version 1 reply, a version 2 reply with files, the visitor's own message),
+// it (the inquiry, a reply without files, a reply with files, the visitor's own message),
 // opened with the receipt; then a reply's file fetched from Storage (a stand-in client that
 // records the header it was given), opened, checked and handed over as a download.
 import { Encrypter, armor, generateIdentity, identityToRecipient } from 'age-encryption'
@@ -13,7 +13,7 @@ import {
   replyFileObjectName,
 } from '../../../shared/conversation/reply-files'
 import { buildThreadMessage, padThreadMessage } from '../../../shared/conversation/thread-message'
-import { buildDocument, padDocument, padJson } from '../../../shared/submission/sealed-document'
+import { buildDocument, padDocument } from '../../../shared/submission/sealed-document'
 import type { ThreadView } from '../../../shared/database-types'
 
 const readThread = vi.fn()
@@ -46,13 +46,13 @@ const { downloadReplyFile, openConversation } = await import('./open-conversatio
 const filler = (length: number) => 'A'.repeat(length)
 const INQUIRY = '0b9d7c1e-4f3a-4c2b-9a1d-6e5f4a3b2c1d'
 const REPLY = '5d41402a-bc4b-4a76-b971-9d911017c592'
-const OLD_REPLY = '6f1e8c2a-0b3d-4e5f-8a9b-0c1d2e3f4a5b'
+const PLAIN_REPLY = '6f1e8c2a-0b3d-4e5f-8a9b-0c1d2e3f4a5b'
 const FOLLOW_UP = '7a2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c8d'
 
 let agency: { identity: string; recipient: string }
 const receipt = generateReceipt()
 let keys: Awaited<ReturnType<typeof deriveReceiptKeys>>
-const plain = new TextEncoder().encode('The signed deck, version 2.')
+const plain = new TextEncoder().encode('The signed deck.')
 const file = () => ({
   object: replyFileObjectName(INQUIRY, REPLY, '00000000-0000-4000-8000-000000000001'),
   name: 'Deck (signed).pdf',
@@ -85,17 +85,12 @@ async function thread(): Promise<ThreadView> {
     { name: 'Ada', contact: '@ada', project_type: null, budget: null, message: 'Our launch.' },
     { id: INQUIRY, now: Date.now(), userAgent: 'test', replyTo: keys.recipient },
   )
-  const v1 = padJson(
-    {
-      v: 1,
-      id: OLD_REPLY,
-      inquiry_id: INQUIRY,
-      from: 'agency',
-      body: 'Before files.',
-      sent_at: new Date().toISOString(),
-    },
-    filler,
-  )
+  const plainReply = buildThreadMessage('No files with this one.', {
+    id: PLAIN_REPLY,
+    inquiryId: INQUIRY,
+    from: 'agency',
+    now: Date.now(),
+  })
   const withFiles = buildThreadMessage('Here is the deck.', {
     id: REPLY,
     inquiryId: INQUIRY,
@@ -121,7 +116,7 @@ async function thread(): Promise<ThreadView> {
     delete_by: null,
     messages: [
       row(INQUIRY, 'visitor', await sealText(padDocument(document, filler), both)),
-      row(OLD_REPLY, 'agency', await sealText(v1, both)),
+      row(PLAIN_REPLY, 'agency', await sealText(padThreadMessage(plainReply, filler), both)),
       row(REPLY, 'agency', await sealText(padThreadMessage(withFiles, filler), both)),
       row(FOLLOW_UP, 'visitor', await sealText(padThreadMessage(followUp, filler), both)),
     ],
@@ -141,7 +136,7 @@ describe('openConversation', () => {
     expect(readThread).toHaveBeenCalledWith(keys.mailboxToken)
     expect(conversation.messages.map(({ from, body, files }) => ({ from, body, files }))).toEqual([
       { from: 'visitor', body: 'Our launch.', files: [] },
-      { from: 'agency', body: 'Before files.', files: [] },
+      { from: 'agency', body: 'No files with this one.', files: [] },
       { from: 'agency', body: 'Here is the deck.', files: [file()] },
       { from: 'visitor', body: 'Thanks!', files: [] },
     ])
@@ -168,7 +163,7 @@ describe('downloadReplyFile', () => {
 
   it('saves nothing when the file is not the one the reply lists, or not sealed to the receipt', async () => {
     const conversation = await opened()
-    const other = new TextEncoder().encode('The signed deck, version 3.')
+    const other = new TextEncoder().encode('The signed deck, revised.')
     storage.answer = {
       data: new Blob([(await seal(other, [keys.recipient])) as BlobPart]),
       error: null,

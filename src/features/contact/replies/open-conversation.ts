@@ -13,7 +13,6 @@ import {
 } from '../../../shared/conversation/receipt'
 import {
   buildThreadMessage,
-  filesOf,
   padThreadMessage,
   parseThreadMessage,
 } from '../../../shared/conversation/thread-message'
@@ -118,7 +117,7 @@ async function openMessage(
     }
     const message = parseThreadMessage(text, { id: row.id, inquiryId, direction: row.direction })
     // Storage shows the visitor only the agency's files (its policy), so only those are listed.
-    const files = row.direction === 'agency' ? filesOf(message) : []
+    const files = row.direction === 'agency' ? message.attachments : []
     return { ...shown, body: message.body, files }
   } catch {
     return { ...shown, body: null }

@@ -1,5 +1,5 @@
-// The inquiry as the form sends it: a receipt made in the crypto chunk, the document version 2
-// with the visitor's recipient inside, sealed to the agency and the visitor, the mailbox hash.
+// The inquiry as the form sends it: a receipt made in the crypto chunk, the document with the
+// visitor's recipient inside, sealed to the agency and the visitor, the mailbox hash.
 import { Decrypter, armor, generateIdentity, identityToRecipient } from 'age-encryption'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { deriveReceiptKeys, readReceipt } from '../../../shared/conversation/receipt'
@@ -44,7 +44,7 @@ beforeAll(async () => {
 })
 
 describe('sealInquiry', () => {
-  it('makes a receipt and seals the version 3 document to the agency and to the receipt', async () => {
+  it('makes a receipt and seals the document to the agency and to the receipt', async () => {
     const { row, receipt } = await sealInquiry(DRAFT, [agency.recipient], null)
     expect(readReceipt(receipt)).toBe(receipt)
     const keys = await deriveReceiptKeys(receipt)
@@ -59,7 +59,7 @@ describe('sealInquiry', () => {
     for (const identity of [agency.identity, keys.identity]) {
       const document = await open(row.sealed, identity)
       expect(document).toMatchObject({
-        v: 3,
+        v: 1,
         id: DRAFT.id,
         ...DRAFT.fields,
         reply_to: keys.recipient,

@@ -51,7 +51,7 @@ export const asBytea = (hex: string) => `\\x${hex}`
 /**
  * The inquiry as the form sends it: a receipt (made here, in the crypto chunk, unless this draft
  * already has one from an earlier try: a retry must keep it, or a row stored by the first try
- * would answer to a receipt the visitor never saw), its keys, the version 2 document with the
+ * would answer to a receipt the visitor never saw), its keys, the document with the
  * visitor's recipient inside, sealed; the row carries the mailbox token's hash, never the token.
  */
 export async function sealInquiry(

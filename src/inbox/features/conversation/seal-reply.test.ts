@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { deriveReceiptKeys, generateReceipt } from '../../../shared/conversation/receipt'
 import { replyFileObjectName } from '../../../shared/conversation/reply-files'
 import { listedFileName } from '../../../shared/files/file-label'
-import { buildThreadMessage, filesOf } from '../../../shared/conversation/thread-message'
+import { buildThreadMessage } from '../../../shared/conversation/thread-message'
 import { ATTACHMENT_LIMITS } from '../../../shared/submission/attachments'
 import { isAgeArmor, SEALED_MAX_CHARS } from '../../../shared/submission/sealed-row'
 import { sealReply } from './seal-reply'
@@ -109,7 +109,7 @@ describe('a reply with files', () => {
     expect(sealed.length).toBeLessThanOrEqual(SEALED_MAX_CHARS)
     expect(sealed).not.toContain('Quarterly')
     const entry = await openThreadMessage(agencyRow(id, sealed), inquiryId, [agency.identity])
-    expect('message' in entry.opened && filesOf(entry.opened.message)).toEqual(listed)
+    expect('message' in entry.opened && entry.opened.message.attachments).toEqual(listed)
   })
 
   it('refuses, before anything is stored, a reply too long to seal with its files’ names', async () => {

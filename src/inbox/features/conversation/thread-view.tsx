@@ -50,7 +50,7 @@ export function ThreadView({
 }
 
 function Entry({ entry, identities }: { entry: ThreadEntry; identities: readonly string[] }) {
-  const files = 'message' in entry.opened ? (entry.opened.message.attachments ?? []) : []
+  const files = 'message' in entry.opened ? entry.opened.message.attachments : []
   const who =
     entry.direction === 'agency'
       ? copy.conversation.fromAgency(entry.author_email)

@@ -6,10 +6,6 @@ import { openThreadMessage, type ThreadEntry } from './thread'
 export type ThreadOutcome =
   { kind: 'loaded'; entries: ThreadEntry[] } | { kind: 'offline' } | { kind: 'failed' }
 
-/** From inside the sealed inquiry, so the database cannot swap it; null without a thread. */
-export const replyToOf = (inquiry: Inquiry) =>
-  'document' in inquiry.opened ? (inquiry.opened.document.reply_to ?? null) : null
-
 /**
  * Loaded again when a visitor's new message is seen or a reply is stored, the thread shown
  * meanwhile, and never another inquiry's, not even for a frame.
@@ -24,7 +20,8 @@ export function useThread(inquiry: Inquiry, identities: readonly string[]) {
         openThreadMessage(row, inquiry.id, identities)
       return { kind: 'loaded', entries: await Promise.all(stored.rows.map(open)) }
     },
-    enabled: replyToOf(inquiry) !== null,
+    // An inquiry this device could not open has no thread to show.
+    enabled: 'document' in inquiry.opened,
     placeholderData: (previous, query) =>
       query?.queryKey[1] === inquiry.id ? previous : undefined,
   })

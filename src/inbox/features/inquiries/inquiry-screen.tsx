@@ -10,7 +10,6 @@ import { contactChannel } from '../conversation/channel-links'
 import { AnswerLinks } from '../conversation/answer-links'
 import { ReplyForm } from '../conversation/reply-form'
 import { ThreadView } from '../conversation/thread-view'
-import { replyToOf } from '../conversation/use-thread'
 import { AttachmentList } from '../attachments/attachment-list'
 import { inboxEnv } from '../../lib/inbox-env'
 import { setStatus } from './inbox-data'
@@ -49,7 +48,6 @@ function InquiryDetail({
   const fields = 'document' in inquiry.opened ? inquiry.opened.document : null
   const labels = 'labels' in inquiry.opened ? inquiry.opened.labels : null
   const problem = 'problem' in inquiry.opened ? inquiry.opened.problem : null
-  const replyTo = replyToOf(inquiry)
   const purge = purgeAfter(inquiry)
   const reference = referenceOf(inquiry.id)
 
@@ -178,20 +176,23 @@ function InquiryDetail({
         </div>
       )}
       {error && <p role="alert">{error}</p>}
-      {fields?.attachments && fields.attachments.length > 0 && (
+      {fields && fields.attachments.length > 0 && (
         <AttachmentList attachments={fields.attachments} identities={identities} />
       )}
       {fields && (
         <section className="conversation" aria-labelledby="conversation-heading">
           <h2 id="conversation-heading">{copy.conversation.heading}</h2>
           <ThreadView inquiry={inquiry} brief={fields.message} identities={identities} />
-          {!replyTo ? (
-            <p>{copy.conversation.noThread}</p>
-          ) : CLOSED.includes(inquiry.status) ? (
+          {CLOSED.includes(inquiry.status) ? (
             <p>{copy.conversation.closed}</p>
           ) : (
             // A new form per inquiry: a draft never follows staff to another one.
-            <ReplyForm key={inquiry.id} inquiry={inquiry} replyTo={replyTo} onSent={list.replace} />
+            <ReplyForm
+              key={inquiry.id}
+              inquiry={inquiry}
+              replyTo={fields.reply_to}
+              onSent={list.replace}
+            />
           )}
         </section>
       )}

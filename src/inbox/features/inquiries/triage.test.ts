@@ -1,5 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest'
+import { NIGHT_OWL } from '../../../shared/submission/submission-test-fixtures'
 import type { Inquiry } from './inquiry'
 import { matchesQuery, NO_TRIAGE, statusAndDue, triageInquiries } from './triage'
 
@@ -25,7 +26,7 @@ function inquiry(
     overdue: false,
     opened: {
       document: {
-        v: 2,
+        v: 1,
         id,
         name: fields.name ?? 'Ada Lovelace',
         contact: '@ada_l',
@@ -34,9 +35,10 @@ function inquiry(
         message: fields.message ?? 'A quiet token launch.',
         user_agent: 'test',
         submitted_at: new Date(NOW - hoursAgo * HOUR).toISOString(),
-        reply_to: null,
+        reply_to: NIGHT_OWL.reply_to,
+        attachments: [],
         pad: '',
-      } as never,
+      },
       labels: { projectType: 'Crypto / Web3 launch', budget: '$25k–$50k' },
     },
     ...more,
