@@ -25,6 +25,7 @@ import { build, preview } from 'vite'
 import { copy } from '../../src/inbox/content/copy'
 import { sealSubmission } from '../../src/features/contact/sealing/seal-submission'
 import { buildDocument } from '../../src/shared/submission/sealed-document'
+import { NIGHT_OWL } from '../../src/shared/submission/submission-test-fixtures'
 import { totpCode } from '../../supabase/local/auth/totp'
 import { ensureDevIdentity } from '../../supabase/local/dev-identity'
 import { startLocalBackend } from '../../supabase/local/local-backend'
@@ -74,7 +75,13 @@ async function seedInquiries(
         budget: '25k-50k',
         message: `Brief ${index}: ${'A launch plan with a community and a budget. '.repeat(40)}`,
       },
-      { id, now: Date.now() - index * 3_600_000, userAgent: 'bench', replyTo: recipient },
+      {
+        id,
+        now: Date.now() - index * 3_600_000,
+        userAgent: 'bench',
+        replyTo: recipient,
+        signingKey: NIGHT_OWL.signing_key,
+      },
     )
     const row = await sealSubmission(document, [recipient])
     await query(

@@ -12,6 +12,7 @@ import {
   type ReceiptKeys,
 } from '../../src/shared/conversation/receipt'
 import { buildThreadMessage, padThreadMessage } from '../../src/shared/conversation/thread-message'
+import { nextPlaceIn } from './conversation'
 import { buildDocument, padDocument } from '../../src/shared/submission/sealed-document'
 import { keySetId } from '../../src/shared/submission/sealed-row'
 import { DEMO_JWT_SECRET, signApiKeys } from '../../supabase/local/gateway'
@@ -66,7 +67,13 @@ export async function storeInquiry(fields: Fields): Promise<StoredInquiry> {
   const receipt = await deriveReceiptKeys(words)
   const document = buildDocument(
     { ...fields, project_type: null, budget: null },
-    { id, now: Date.now(), userAgent: 'e2e', replyTo: receipt.recipient },
+    {
+      id,
+      now: Date.now(),
+      userAgent: 'e2e',
+      replyTo: receipt.recipient,
+      signingKey: receipt.signingKey,
+    },
   )
   const sealed = await seal(padDocument(document, filler), [agency.recipient, receipt.recipient])
   await sql(
@@ -90,8 +97,9 @@ export async function addVisitorMessage(inquiry: StoredInquiry, body: string): P
     inquiryId: inquiry.id,
     from: 'visitor',
     now: Date.now(),
+    place: await nextPlaceIn(inquiry.id, 'visitor'),
   })
-  const sealed = await seal(padThreadMessage(message, filler), [
+  const sealed = await seal(padThreadMessage(message, inquiry.receipt.signingSeed, filler), [
     agency.recipient,
     inquiry.receipt.recipient,
   ])

@@ -1,3 +1,5 @@
+import type { OrderNotice } from '../../shared/conversation/thread-order'
+
 /** Every word the staff inbox shows, in one place. */
 export const copy = {
   title: (agency: string) => `${agency} Inbox`,
@@ -202,6 +204,8 @@ export const copy = {
     heading: 'Conversation',
     inquiry: 'Inquiry from the visitor',
     fromVisitor: 'Visitor',
+    fromNobody: 'Not from the agency',
+    orderLabel: 'What the conversation’s order says',
     fromAgency: (email: string | null) => (email ? `Reply by ${email}` : 'Reply'),
     loading: 'Opening the conversation on this device…',
     loadFailed:
@@ -210,6 +214,23 @@ export const copy = {
     retry: 'Try again',
     cannotOpen: 'This message could not be opened: what is stored is damaged or was moved.',
     otherKey: 'This message is sealed to another key: this device cannot open it.',
+    notFromAgency:
+      'Not from the agency: this reply is not signed with the agency’s key, so someone with write access to the database wrote it. Its text is not shown.',
+    notFromVisitor:
+      'Refused: this message is not signed with the key in the visitor’s inquiry, so someone with write access to the database wrote it. Its text is not shown.',
+    order: (notice: OrderNotice) => {
+      const whose = notice.from === 'agency' ? 'The agency’s reply' : 'The visitor’s message'
+      switch (notice.kind) {
+        case 'missing':
+          return `${whose} number ${notice.seq} is missing: the database did not give it.`
+        case 'repeated':
+          return `${whose} number ${notice.seq} is shown more than once.`
+        case 'out-of-place':
+          return `${whose} number ${notice.seq} is out of place: it was sent before one shown above it.`
+        case 'answers-unseen':
+          return `${whose} number ${notice.seq} answers a message that is not shown above it.`
+      }
+    },
     closed: 'Closed: this conversation takes no more replies.',
     reply: 'Reply',
     replyHint:

@@ -10,7 +10,7 @@ import { hkdf } from '@noble/hashes/hkdf.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js'
 import { bech32 } from '@scure/base'
-import { SIGNATURE_HEX, SIGNING_KEY_HEX } from './signing-keys'
+import { SIGNATURE_HEX, SIGNING_KEY_HEX } from './signing-keys.ts'
 
 /** Domain separation: the agency's signing key is never the same bytes as its X25519 key. */
 const AGENCY_SALT = utf8ToBytes('secure-contact/agency-signing/v1')

@@ -7,6 +7,7 @@ import type { Conversation, OpenedMessage } from './open-conversation'
 import type { FileDownloadOutcome } from '../../../shared/files/download-file-browser'
 import { conversationCopy as copy, formatWhen } from './replies-copy'
 import { sendFollowUp, type FollowUpDependencies } from './send-follow-up'
+import { nextPlace, orderNotices, type Placed } from '../../../shared/conversation/thread-order'
 
 type FileState = 'working' | FileDownloadOutcome
 
@@ -33,6 +34,8 @@ export function ConversationView({
   // One id per draft, kept across retries: a retry that reaches a stored message answers 409.
   const draftId = useRef<string | null>(null)
   const closed = conversation.status === 'closed'
+  const placed = messages.flatMap((message) => (message.placed ? [message.placed] : []))
+  const notices = orderNotices(placed)
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -40,7 +43,8 @@ export function ConversationView({
     setBusy(true)
     draftId.current ??= crypto.randomUUID()
     const id = draftId.current
-    const result = await sendFollowUp(body, id, dependencies)
+    const place = nextPlace(placed, 'visitor')
+    const result = await sendFollowUp(body, id, place, dependencies)
     setBusy(false)
     if (result.kind === 'failed') {
       if (result.detail !== 'empty') console.error('A follow-up was not sent:', result.detail)
@@ -56,6 +60,9 @@ export function ConversationView({
         body: body.trim(),
         inquiry: false,
         files: [],
+        unsigned: false,
+        // Its hash is the sealed message's: unknown here, so nothing the page shows answers it.
+        placed: { from: 'visitor', ...place, hash: id } satisfies Placed,
       },
     ])
     draftId.current = null
@@ -75,6 +82,13 @@ export function ConversationView({
             : copy.status[conversation.status]}
         </p>
       </div>
+      {notices.length > 0 && (
+        <ul role="alert" aria-label={copy.orderLabel} className="grid gap-1 text-sm text-danger">
+          {notices.map((notice) => (
+            <li key={`${notice.kind}-${notice.from}-${notice.seq}`}>{copy.order(notice)}</li>
+          ))}
+        </ul>
+      )}
       <ol aria-label={copy.threadLabel} className="grid gap-4">
         {messages.map((message) => (
           <li
@@ -83,13 +97,22 @@ export function ConversationView({
           >
             <p className="text-sm text-muted">
               <span className="font-semibold text-text">
-                {message.from === 'agency' ? copy.agency : copy.you}
+                {message.unsigned
+                  ? copy.notFrom[message.from]
+                  : message.from === 'agency'
+                    ? copy.agency
+                    : copy.you}
               </span>
               {message.inquiry ? ` · ${copy.inquiry}` : ''} ·{' '}
               <time dateTime={message.at}>{formatWhen(message.at)}</time>
             </p>
             <p className="mt-2 break-words whitespace-pre-wrap">
-              {message.body ?? <em className="text-muted">{copy.unopenable}</em>}
+              {message.body ??
+                (message.unsigned ? (
+                  <strong className="text-danger">{copy.unsigned[message.from]}</strong>
+                ) : (
+                  <em className="text-muted">{copy.unopenable}</em>
+                ))}
             </p>
             {message.files.length > 0 && <MessageFiles files={message.files} download={download} />}
           </li>

@@ -8,11 +8,15 @@ import type { OutboxFailureReason } from '../outbox/outbox-flush'
 import type { OutboxItem, QueuedThreadMessage } from '../outbox/outbox-store'
 import type { SendOutcome } from '../send-to-supabase'
 import { threadFailureMessages } from '../thread-copy'
+import type { ThreadPlace } from '../../../shared/conversation/thread-message'
 
 /** What "Send securely" on /replies needs: seal, send, queue, and whether the browser is online. */
 export type FollowUpDependencies = {
-  /** Seals the body (with the draft's id, kept across retries); throws a SealError. */
-  seal: (body: string, id: string, now: number) => Promise<QueuedThreadMessage>
+  /**
+   * Seals and signs the body (with the draft's id, kept across retries, and its place in the
+   * thread as shown); throws a SealError.
+   */
+  seal: (body: string, id: string, now: number, place: ThreadPlace) => Promise<QueuedThreadMessage>
   send: (message: QueuedThreadMessage) => Promise<SendOutcome<OutboxFailureReason>>
   enqueue: (item: OutboxItem) => Promise<void>
   isOnline: () => boolean
@@ -34,6 +38,7 @@ const sentence: Record<OutboxFailureReason, string> = {
 export async function sendFollowUp(
   body: string,
   id: string,
+  place: ThreadPlace,
   deps: FollowUpDependencies,
 ): Promise<FollowUpResult> {
   if (body.trim() === '') {
@@ -41,7 +46,7 @@ export async function sendFollowUp(
   }
   let message: QueuedThreadMessage
   try {
-    message = await deps.seal(body, id, Date.now())
+    message = await deps.seal(body, id, Date.now(), place)
   } catch (error) {
     return { kind: 'failed', message: sealingFailure(error), detail: error }
   }

@@ -25,7 +25,13 @@ async function agency() {
 
 /** A row as the database holds it, its document sealed to `recipient` with only public keys. */
 async function sealedRow(id: string, recipient: string, replyTo: string, fields = FIELDS) {
-  const document = buildDocument(fields, { id, now: Date.now(), userAgent: 'test', replyTo })
+  const document = buildDocument(fields, {
+    id,
+    now: Date.now(),
+    userAgent: 'test',
+    replyTo,
+    signingKey: NIGHT_OWL.signing_key,
+  })
   const row: InquiryRow = {
     status: 'new',
     created_at: new Date().toISOString(),

@@ -191,6 +191,7 @@ function InquiryDetail({
               key={inquiry.id}
               inquiry={inquiry}
               replyTo={fields.reply_to}
+              identities={identities}
               onSent={list.replace}
             />
           )}
