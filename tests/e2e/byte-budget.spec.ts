@@ -23,7 +23,9 @@ const CONTENT_PAGE_JS_BUDGET = 80 * 1024
 // sealer, once the form is touched. 133 KB until each limited field's count and sentence and the
 // toasts that replace a stale one about the same message came (issue 27): 136,213 B measured with
 // the service worker's registration code, which lands within the measurement on some runs only.
-const CONTACT_PAGE_JS_BUDGET = 134 * 1024
+// 134 KB until the fingerprint covered the agency's signing keys beside its recipients (the
+// build's keys and the check that recomputes it): 137,778 B measured.
+const CONTACT_PAGE_JS_BUDGET = 135 * 1024
 const CSS_BUDGET = 10 * 1024
 
 const TOASTER_BUDGET = 13 * 1024
