@@ -7,7 +7,8 @@
  * gives the threat model.
  *
  * - an age X25519 identity: replies are sealed to its recipient, which travels inside the sealed
- *   inquiry (so the database cannot swap it);
+ *   inquiry (the database can edit no ciphertext; a whole new inquiry in the row's place is caught
+ *   by every staff device that opened the first, src/inbox/features/inquiries/inquiry-pins.ts);
  * - a mailbox token: the two visitor RPCs take it; the database keeps only its SHA-256;
  * - an Ed25519 signing key: every follow-up is signed with it, and its public half travels inside
  *   the sealed inquiry, so a follow-up sealed by anyone else is refused.

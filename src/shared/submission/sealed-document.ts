@@ -52,7 +52,9 @@ export const sealedDocumentSchema = submissionFieldsSchema
     submitted_at: z.iso.datetime(),
     /**
      * The visitor's age recipient for replies (from the receipt, src/shared/conversation/receipt.ts):
-     * inside the seal, so the database cannot swap it.
+     * inside the seal. Anyone with the agency's public key can seal a whole new document with
+     * another `reply_to` in a row's place; the staff inbox pins what it first opened per inquiry
+     * (src/inbox/features/inquiries/inquiry-pins.ts) and seals replies to that one only.
      */
     reply_to: z.string().refine(isAgeRecipient),
     /**
