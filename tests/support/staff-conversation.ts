@@ -85,6 +85,27 @@ export async function storeInquiry(fields: Fields): Promise<StoredInquiry> {
 }
 
 /**
+ * The row's inquiry replaced, as anyone who can write rows could with the agency's public key:
+ * a new document under the same id, with `fields` and a reply_to and signing key of their own.
+ */
+export async function replaceInquiry(inquiry: StoredInquiry, fields: Fields): Promise<void> {
+  const agency = await agencyKey()
+  const theirs = await deriveReceiptKeys(generateReceipt())
+  const document = buildDocument(
+    { ...fields, project_type: null, budget: null },
+    {
+      id: inquiry.id,
+      now: Date.now(),
+      userAgent: 'e2e',
+      replyTo: theirs.recipient,
+      signingKey: theirs.signingKey,
+    },
+  )
+  const sealed = await seal(padDocument(document, filler), [agency.recipient])
+  await sql('update public.contact_submissions set sealed = $2 where id = $1', [inquiry.id, sealed])
+}
+
+/**
  * A visitor's message, sealed to the agency's key and the receipt's own recipient and added with
  * the receipt's mailbox token through `add_to_thread`, as the anonymous replies page does.
  */
