@@ -4,6 +4,7 @@ import { defineConfig, loadEnv } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
+import { buildConfig, buildManifestPlugin, buildSource } from './src/build/build-manifest.ts'
 import { hostFilesPlugin } from './src/build/host-files-plugin.ts'
 import { prerenderPlugin, PRERENDER_BUNDLE_DIR } from './src/build/prerender-plugin.ts'
 import { previewPlugin } from './src/build/preview-plugin.ts'
@@ -44,9 +45,11 @@ export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
     // `vite preview` serves a finished build: no keys to resolve (and none to create).
     submissionKeys: isPreview ? null : await resolveSubmissionKeys(env, settings.supabaseUrl, mode),
   }
+  const source = buildSource(process.cwd())
   const define = {
-    // The footer's copyright year, fixed at build time so the prerendered HTML and hydration agree.
-    __BUILD_YEAR__: JSON.stringify(new Date().getUTCFullYear()),
+    // The footer's copyright year, fixed at build time so the prerendered HTML and hydration agree,
+    // and taken from the build's clock (the commit's time), so a rebuild next year is the same.
+    __BUILD_YEAR__: JSON.stringify(new Date(source.sourceDateEpoch * 1000).getUTCFullYear()),
     // The configuration as checked here (src/lib/env.ts): the pages get values, not validators.
     // The recipients and key_id in it were resolved above (possibly the development key).
     __SITE_ENV__: JSON.stringify(siteEnv),
@@ -62,6 +65,12 @@ export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
       hostFilesPlugin(siteEnv),
       previewPlugin(),
       VitePWA(pwaOptions(siteEnv)),
+      buildManifestPlugin({
+        app: 'site',
+        ...source,
+        config: buildConfig(env, siteEnv.submissionKeys?.recipients ?? []),
+        keyId: siteEnv.submissionKeys?.keyId ?? null,
+      }),
     ],
     define,
     resolve: {

@@ -189,12 +189,18 @@ test('an inquiry with files: each file stored first (insert only, as supabase-js
 
   const calls = fetchMock.mock.calls.map(([url, init]) => ({ url: String(url), init }))
   expect(calls.map(({ url }) => url)).toEqual([
-    ...attachments.map(({ object }) =>
+    ...attachments.flatMap(({ object }) => [
+      expect.stringMatching(/\/rest\/v1\/rpc\/reserve_attachment$/),
       expect.stringMatching(new RegExp(`/storage/v1/object/contact-attachments/${object}$`)),
-    ),
+    ]),
     expect.stringMatching(/\/rest\/v1\/contact_submissions$/),
   ])
-  for (const [index, { init }] of calls.slice(0, 2).entries()) {
+  // Each file announced with its name and size before its upload.
+  expect(calls.filter(({ url }) => url.includes('/rpc/')).map(({ init }) => init?.body)).toEqual(
+    attachments.map(({ object }) => JSON.stringify({ object_name: object, byte_count: 4 })),
+  )
+  const uploads = calls.filter(({ url }) => url.includes('/storage/v1/'))
+  for (const [index, { init }] of uploads.entries()) {
     expect(init?.method).toBe('POST')
     expect(new Headers(init?.headers).get('x-upsert')).toBe('false')
     const form = init?.body as FormData
@@ -209,26 +215,32 @@ test('an inquiry with files: each file stored first (insert only, as supabase-js
 
 test('a file already stored by an earlier try (409) counts as stored; the row still goes once', async () => {
   const { store } = await queueWithFiles(1)
-  fetchMock
-    .mockImplementationOnce(async () => storageRefusal('409', 'The resource already exists'))
-    .mockImplementation(async (url) => created(url))
+  fetchMock.mockImplementation(async (url) =>
+    String(url).includes('/storage/v1/')
+      ? storageRefusal('409', 'The resource already exists')
+      : created(url),
+  )
   await fireSync()
-  expect(fetchMock).toHaveBeenCalledTimes(2)
+  // Announced, answered 409, then the row.
+  expect(fetchMock).toHaveBeenCalledTimes(3)
   expect(await store.list()).toEqual([])
   store.close()
 })
 
 test('a file not stored (no answer) keeps the inquiry waiting and sends no row naming it', async () => {
   const { store } = await queueWithFiles(2)
-  fetchMock
-    .mockImplementationOnce(async (url) => created(url))
-    .mockImplementationOnce(async () => {
+  let uploads = 0
+  fetchMock.mockImplementation(async (url) => {
+    if (String(url).includes('/storage/v1/') && ++uploads === 2)
       throw new TypeError('Failed to fetch')
-    })
+    return created(url)
+  })
   await expect(fireSync()).rejects.toThrow(/still waiting/)
   // The first file, then the second one failing: no row was posted.
-  expect(fetchMock).toHaveBeenCalledTimes(2)
-  expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/rest/v1/'))).toBe(false)
+  expect(uploads).toBe(2)
+  expect(
+    fetchMock.mock.calls.some(([url]) => String(url).includes('/rest/v1/contact_submissions')),
+  ).toBe(false)
   const [left] = await store.list()
   expect(left).toMatchObject({ id: ADA.id, state: 'pending' })
   store.close()
@@ -237,11 +249,13 @@ test('a file not stored (no answer) keeps the inquiry waiting and sends no row n
 test('a file the bucket refuses leaves the inquiry for the visitor to review, as on the page', async () => {
   const { store } = await queueWithFiles(1)
   vi.spyOn(console, 'error').mockImplementation(() => {})
-  fetchMock.mockImplementation(async () =>
-    storageRefusal('403', 'new row violates row-level security policy'),
+  fetchMock.mockImplementation(async (url) =>
+    String(url).includes('/rpc/')
+      ? created(url)
+      : storageRefusal('403', 'new row violates row-level security policy'),
   )
   await fireSync()
-  expect(fetchMock).toHaveBeenCalledTimes(1)
+  expect(fetchMock).toHaveBeenCalledTimes(2)
   const [left] = await store.list()
   expect(left).toMatchObject({ id: ADA.id, state: 'needs-attention' })
   store.close()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { absoluteUrl, listedRoutes, notFoundRoute, routeById } from '../config/routes'
+import { absoluteUrl, listedRoutes, notFoundRoute, routeById, siteRoutes } from '../config/routes'
 import { siteEnv } from '../lib/env'
 import { headFor, renderHeadTags } from './document-head'
 import { prerenderTargets, renderRobots, renderSitemap } from './entry-prerender'
@@ -42,14 +42,30 @@ describe('router and prerender', () => {
     expect(renderHeadTags(missing)).not.toContain('canonical')
   })
 
-  it('marks /replies noindex, with no canonical address', () => {
+  it('marks /replies noindex, with no canonical address but its own og:url', () => {
     const head = renderHeadTags(headFor('/replies'))
     expect(head).toContain('<meta name="robots" content="noindex" />')
     expect(head).not.toContain('canonical')
+    expect(head).toContain(`<meta property="og:url" content="${siteEnv.siteUrl}/replies" />`)
+  })
+
+  it('gives every page the one self-hosted picture for link previews', () => {
+    for (const path of [...siteRoutes.map((route) => route.path), '/missing']) {
+      const head = renderHeadTags(headFor(path))
+      expect(head).toContain(
+        `<meta property="og:image" content="${siteEnv.siteUrl}/og-image.jpg" />`,
+      )
+      expect(head).toContain('<meta name="twitter:card" content="summary_large_image" />')
+    }
   })
 
   it('escapes text in head tags', () => {
-    const html = renderHeadTags({ title: 'A & B <C>', description: '"quoted"', canonical: null })
+    const html = renderHeadTags({
+      title: 'A & B <C>',
+      description: '"quoted"',
+      canonical: null,
+      url: null,
+    })
     expect(html).toContain('<title>A &amp; B &lt;C&gt;</title>')
     expect(html).toContain('content="&quot;quoted&quot;"')
   })

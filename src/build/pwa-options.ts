@@ -11,7 +11,7 @@ export const BACKGROUND = '#07080c'
  */
 const iconPreset: Preset = {
   transparent: { sizes: [64, 192, 512], favicons: [[48, 'favicon.ico']] },
-  maskable: { sizes: [512], padding: 0.3, resizeOptions: { background: BACKGROUND } },
+  maskable: { sizes: [512], padding: 0.32, resizeOptions: { background: BACKGROUND } },
   apple: { sizes: [180], padding: 0.3, resizeOptions: { background: BACKGROUND } },
 }
 

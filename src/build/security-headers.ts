@@ -7,6 +7,8 @@
  * Pure data and functions: no file system, no Vite. See the README, "Deployment" and "Decisions".
  */
 
+import { BUILD_MANIFEST_PATH } from '../shared/build-id.ts'
+
 export type Headers = Readonly<Record<string, string>>
 
 /**
@@ -137,7 +139,12 @@ export function headerRules(options: {
   /** Prefixes (`/inquiries/*`) the app routes itself: hosts answer them with `index.html`. */
   appRoutes?: readonly string[]
 }): HeaderRule[] {
-  const revalidated = [...pageAddresses(options.htmlFiles), '/sw.js', '/manifest.webmanifest']
+  const revalidated = [
+    ...pageAddresses(options.htmlFiles),
+    '/sw.js',
+    '/manifest.webmanifest',
+    BUILD_MANIFEST_PATH,
+  ]
   return [
     { path: '/*', headers: securityHeaders(options.supabaseUrl, options.app) },
     { path: '/assets/*', headers: { 'Cache-Control': IMMUTABLE } },

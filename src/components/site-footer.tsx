@@ -19,6 +19,7 @@ const channels: ReadonlyArray<{ target: LinkTarget; icon: ChannelIconName; label
   { target: { kind: 'telegram' }, icon: 'send', label: site.telegramLabel },
   { target: { kind: 'whatsapp' }, icon: 'message', label: site.whatsappLabel },
   { target: { kind: 'page', to: '/contact' }, icon: 'lock', label: site.secureContactLabel },
+  { target: { kind: 'page', to: '/replies' }, icon: 'mail', label: footerContent.repliesLabel },
 ]
 
 /**
@@ -31,7 +32,7 @@ export function SiteFooter() {
       <div className="mx-auto page-gutter grid max-w-6xl gap-10 py-14 sm:grid-cols-2 lg:grid-cols-4">
         <div className="lg:col-span-2">
           <Link to="/" className="inline-block rounded-md">
-            <Wordmark />
+            <Wordmark place="footer" />
           </Link>
           <p className="mt-4 max-w-sm text-sm text-muted">{footerContent.tagline}</p>
           <p className="mt-4 flex max-w-sm items-start gap-2 text-sm text-muted">

@@ -109,7 +109,7 @@ export function SiteHeader() {
     <header className="fixed inset-x-0 top-0 z-40 border-b border-line bg-ink/85 pt-[var(--safe-top)] backdrop-blur-md">
       <div className="mx-auto page-gutter flex h-header max-w-6xl items-center justify-between gap-4">
         <Link to="/" className="shrink-0 rounded-md" onClick={closeMenu}>
-          <Wordmark />
+          <Wordmark place="header" />
         </Link>
 
         <nav aria-label="Main" className="hidden lg:block">

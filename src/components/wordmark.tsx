@@ -1,34 +1,11 @@
 import { site } from '../content/site'
+import { BrandMark } from '../shared/brand-mark'
 
-/** The agency's name with its mark: drawn inline, so it costs no request. */
-export function Wordmark() {
+/** The agency's name with its mark; `place` keeps the mark's gradient id unique in the page. */
+export function Wordmark({ place }: { place: 'header' | 'footer' }) {
   return (
     <span className="flex items-center gap-2.5 font-display text-lg font-semibold tracking-tight text-text">
-      <svg viewBox="0 0 32 32" className="size-7" aria-hidden="true" focusable="false">
-        <defs>
-          <linearGradient id="wordmark-gradient" x1="0" y1="0" x2="1" y2="1">
-            <stop offset="0" stopColor="#7ef0c0" />
-            <stop offset="1" stopColor="#b3a6ff" />
-          </linearGradient>
-        </defs>
-        <rect
-          x="1"
-          y="1"
-          width="30"
-          height="30"
-          rx="9"
-          fill="#0d1017"
-          stroke="url(#wordmark-gradient)"
-          strokeWidth="2"
-        />
-        <path
-          d="M9 10v7a7 7 0 0 0 14 0v-7"
-          fill="none"
-          stroke="url(#wordmark-gradient)"
-          strokeWidth="3"
-          strokeLinecap="round"
-        />
-      </svg>
+      <BrandMark gradientId={`wordmark-gradient-${place}`} className="size-7" />
       {site.name}
     </span>
   )

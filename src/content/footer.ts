@@ -4,9 +4,12 @@ export const footerContent = {
   privacyLine: 'No trackers, no third-party scripts. Your visit stays between you and us.',
   channelsHeading: 'Secure Channels',
   navigationHeading: 'Navigate',
+  /** For a returning visitor with a receipt: /replies is in neither the header nor the sitemap. */
+  repliesLabel: 'Read our replies',
 } as const satisfies {
   tagline: string
   privacyLine: string
   channelsHeading: string
   navigationHeading: string
+  repliesLabel: string
 }

@@ -98,6 +98,23 @@ export const privacyKey = {
     `To check it: read the four groups of the fingerprint below, then compare them with the pinned post of our Telegram channel, and with the DNS record (on a computer: dig TXT ${dnsName}, or any online DNS lookup). All three must match. If they do not, do not send: tell us on Telegram.`,
 } as const satisfies { heading: string; body: string; howToCheck: (dnsName: string) => string }
 
+export const privacyBuild = {
+  heading: 'The code you are running',
+  body: "Every file this site serves is listed, with its SHA-256 and the settings it was built with, in /build-manifest.json. The first twelve characters of that list's own SHA-256 are the build id. We publish the id of each release in the pinned post of our Telegram channel, beside the key fingerprint.",
+  buildId: 'Build id',
+  reading: 'Reading…',
+  unreadable: 'Not readable now (offline?). Reload this page with a connection to see it.',
+  howToVerify: (siteUrl: string) =>
+    `To check it yourself, on a computer with git and Node.js: take our source code at the commit the manifest names, run npm install, then npm run verify -- ${siteUrl}. It builds that code with the manifest's settings and compares every file this site serves, and its security headers, with its own build: it prints each difference and ends with an error if there is one.`,
+} as const satisfies {
+  heading: string
+  body: string
+  buildId: string
+  reading: string
+  unreadable: string
+  howToVerify: (siteUrl: string) => string
+}
+
 export const privacyCallToAction = {
   heading: 'Reach us your way',
   body: 'Choose the channel that fits what you need to say.',

@@ -9,9 +9,9 @@ import { APP_ROUTES } from './lib/routes.ts'
  */
 export function inboxPwaOptions(agencyName: string): Partial<VitePWAOptions> {
   return {
-    // A new version takes over on the next open: the inbox holds no half-typed work to lose, and
-    // an unlocked key is dropped on reload anyway.
-    registerType: 'autoUpdate',
+    // A new version waits until staff press "Update" (src/THREAT-MODEL.md, "Inbox updates"): code
+    // that could read the key never switches by itself.
+    registerType: 'prompt',
     injectRegister: false,
     pwaAssets: PWA_ASSETS,
     manifest: {
@@ -28,7 +28,7 @@ export function inboxPwaOptions(agencyName: string): Partial<VitePWAOptions> {
       background_color: BACKGROUND,
     },
     workbox: {
-      globPatterns: ['**/*.{html,js,css,svg,png,ico}'],
+      globPatterns: ['**/*.{html,js,css,woff2,svg,png,ico}'],
       navigateFallback: '/index.html',
       // The app's own addresses only: any other stays the server's to answer (a 404).
       navigateFallbackAllowlist: [
@@ -36,7 +36,8 @@ export function inboxPwaOptions(agencyName: string): Partial<VitePWAOptions> {
         ...APP_ROUTES.map((route) => new RegExp(`^${route.slice(0, -1)}`)),
       ],
       clientsClaim: true,
-      skipWaiting: true,
+      // Taken on "Update" only, by the SKIP_WAITING message workbox's worker listens for.
+      skipWaiting: false,
       cleanupOutdatedCaches: true,
       dontCacheBustURLsMatching: /^assets\//,
       runtimeCaching: [],

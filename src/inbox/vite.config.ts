@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig, loadEnv } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
+import { buildConfig, buildManifestPlugin, buildSource } from '../build/build-manifest.ts'
 import { hostFilesPlugin } from '../build/host-files-plugin.ts'
 import { previewPlugin } from '../build/preview-plugin.ts'
 import { resolveSubmissionKeys } from '../build/submission-keys.ts'
@@ -40,6 +41,12 @@ export default defineConfig(async ({ mode, isPreview }) => {
       hostFilesPlugin(settings, 'inbox', APP_ROUTES),
       previewPlugin(),
       VitePWA(inboxPwaOptions(settings.agencyName)),
+      buildManifestPlugin({
+        app: 'inbox',
+        ...buildSource(ROOT),
+        config: buildConfig(env, keys?.recipients ?? []),
+        keyId: keys?.keyId ?? null,
+      }),
     ],
     define,
     build: {

@@ -471,7 +471,9 @@ describe('a queued inquiry with sealed files (the outbox’s sender)', () => {
         : new Response(null, { status: 201 })
     const { sendQueued } = await import('../features/contact/send-to-supabase')
     expect(await sendQueued(item)).toEqual({ kind: 'delivered' })
-    const [upload, insert] = wire.requests
+    const [reserve, upload, insert] = wire.requests
+    expect(reserve?.url).toBe(`${SUPABASE_URL}/rest/v1/rpc/reserve_attachment`)
+    expect(JSON.parse(String(reserve?.init.body))).toEqual({ object_name: object, byte_count: 3 })
     expect(upload?.url).toBe(`${SUPABASE_URL}/storage/v1/object/contact-attachments/${object}`)
     expect(new Headers(upload?.init.headers).get('x-upsert')).toBe('false')
     const part = (upload?.init.body as FormData).get('') as Blob
@@ -490,6 +492,46 @@ describe('a queued inquiry with sealed files (the outbox’s sender)', () => {
         : new Response(null, { status: 201 })
     const { sendQueued } = await import('../features/contact/send-to-supabase')
     expect(await sendQueued(item)).toEqual({ kind: 'delivered' })
+    expect(wire.requests).toHaveLength(3)
+  })
+
+  it('uploads nothing the database would not count: a refused announcement stops the file', async () => {
+    const { sendQueued } = await import('../features/contact/send-to-supabase')
+    answerWith(429, { code: 'attachment_network_limit', message: 'Too many files.' })
+    expect(await sendQueued(item)).toMatchObject({ kind: 'no-answer', reason: 'busy' })
+    answerWith(403, { code: 'attachment_too_many', message: 'Too many files.' })
+    expect(await sendQueued(item)).toMatchObject({ kind: 'refused', reason: 'fileRefused' })
+    expect(wire.requests.map(({ url }) => url)).toEqual([
+      `${SUPABASE_URL}/rest/v1/rpc/reserve_attachment`,
+      `${SUPABASE_URL}/rest/v1/rpc/reserve_attachment`,
+    ])
+  })
+
+  it('a statement timeout on the upload (Storage’s 544) or on the insert (500 57014) is busy: kept for a retry', async () => {
+    const { sendQueued } = await import('../features/contact/send-to-supabase')
+    wire.answer = async () =>
+      new Response(
+        JSON.stringify({
+          statusCode: '544',
+          code: 'DatabaseTimeout',
+          error: 'DatabaseTimeout',
+          message: 'The connection to the database timed out',
+        }),
+        { status: 544, headers: { 'content-type': 'application/json' } },
+      )
+    expect(await sendQueued(item)).toMatchObject({ kind: 'no-answer', reason: 'busy' })
+    wire.requests = []
+    wire.answer = async (init) =>
+      init.body instanceof FormData
+        ? new Response(JSON.stringify({ Key: `contact-attachments/${object}` }), { status: 200 })
+        : new Response(
+            JSON.stringify({
+              code: '57014',
+              message: 'canceling statement due to statement timeout',
+            }),
+            { status: 500, headers: { 'content-type': 'application/json' } },
+          )
+    expect(await sendQueued(item)).toMatchObject({ kind: 'no-answer', reason: 'busy' })
     expect(wire.requests).toHaveLength(2)
   })
 
@@ -499,13 +541,18 @@ describe('a queued inquiry with sealed files (the outbox’s sender)', () => {
     expect(await sendQueued(item)).toMatchObject({ kind: 'no-answer' })
     expect(wire.requests).toHaveLength(1)
     wire.requests = []
-    wire.answer = async () =>
-      new Response(JSON.stringify({ statusCode: '403', error: 'Unauthorized', message: 'rls' }), {
-        status: 400,
-        headers: { 'content-type': 'application/json' },
-      })
+    wire.answer = async (init) =>
+      init.body instanceof FormData
+        ? new Response(
+            JSON.stringify({ statusCode: '403', error: 'Unauthorized', message: 'rls' }),
+            {
+              status: 400,
+              headers: { 'content-type': 'application/json' },
+            },
+          )
+        : new Response(null, { status: 204 })
     expect(await sendQueued(item)).toMatchObject({ kind: 'refused', reason: 'fileRefused' })
-    expect(wire.requests).toHaveLength(1)
+    expect(wire.requests).toHaveLength(2)
   })
 })
 
@@ -562,6 +609,14 @@ describe('classifyReadAnswer (read_thread)', () => {
     expect(failed).toMatchObject({ kind: 'failed' })
     expect(classifyReadAnswer(refusal(500, 'XX000'), NOW).kind).toBe('failed')
   })
+
+  it('a statement timeout (500 57014) is busy, to be tried again, not a failure', () => {
+    const timedOut = refusal(500, '57014', 'canceling statement due to statement timeout')
+    expect(classifyReadAnswer(timedOut, NOW)).toMatchObject({
+      kind: 'busy',
+      detail: expect.stringContaining('57014'),
+    })
+  })
 })
 
 describe('classifyAddAnswer (add_to_thread)', () => {
@@ -601,5 +656,10 @@ describe('classifyAddAnswer (add_to_thread)', () => {
       expect(classifyAddAnswer(answer).kind).toBe('no-answer')
     }
     expect(classifyAddAnswer(refusal(500, 'XX000')).kind).toBe('server-error')
+  })
+
+  it('a statement timeout (500 57014) is busy: queued and retried, never refused', () => {
+    const timedOut = refusal(500, '57014', 'canceling statement due to statement timeout')
+    expect(classifyAddAnswer(timedOut)).toMatchObject({ kind: 'no-answer', reason: 'busy' })
   })
 })

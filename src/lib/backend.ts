@@ -17,6 +17,7 @@ import {
 import {
   downloadObject,
   uploadFiles,
+  uploadOutcome,
   type DownloadAnswer,
   type SealedUpload,
   type UploadOutcome,
@@ -66,6 +67,18 @@ export async function insertInquiry(
 /** Where tus-js-client keeps a started upload's URL: the object's name, no content. */
 export const RESUME_KEY_PREFIX = 'contact-attachment:'
 
+/**
+ * Announces one file before its upload: the database counts its bytes from now on, so uploads
+ * left unfinished count against the limits too. Its refusals read as an upload's.
+ */
+export const reserveAttachment = async (file: SealedUpload): Promise<UploadOutcome> =>
+  uploadOutcome(
+    await callRpc(supabase, 'reserve_attachment', {
+      object_name: file.object,
+      byte_count: file.ciphertext.size,
+    }),
+  )
+
 /** The inquiry's sealed files, as anon into the private bucket, before its row. */
 export const uploadAttachments = (
   files: readonly SealedUpload[],
@@ -80,6 +93,7 @@ export const uploadAttachments = (
       bearer: siteEnv.supabaseAnonKey,
       bucket: ATTACHMENTS_BUCKET,
       resumeKeyPrefix: RESUME_KEY_PREFIX,
+      reserve: reserveAttachment,
     },
     onProgress,
   )
@@ -130,6 +144,8 @@ export type ReadOutcome =
   | { kind: 'limited'; scope: 'network' | 'mailbox'; retryAt: number }
   /** Offline, a gateway, a timeout, an answer that is not the function's. */
   | { kind: 'no-answer'; detail: string }
+  /** The database cancelled the call (a statement timeout) or asked to slow down: try again. */
+  | { kind: 'busy'; detail: string }
   /** Any other refusal or server error. */
   | { kind: 'failed'; detail: string }
 
@@ -176,6 +192,9 @@ export function classifyReadAnswer(answer: Answer & { data: unknown }, now: numb
     }
   }
   const outcome = classify(answer, () => false)
+  if (outcome.kind === 'no-answer' && outcome.reason === 'busy') {
+    return { kind: 'busy', detail: outcome.detail }
+  }
   if (outcome.kind === 'no-answer') {
     return {
       kind: 'no-answer',

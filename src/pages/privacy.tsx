@@ -1,6 +1,7 @@
 import { CallToActionSection } from '../components/call-to-action'
 import { ChannelIcon } from '../components/channel-icon'
 import { PageIntro } from '../components/page-intro'
+import { BuildCheck } from '../features/build-check/build-check'
 import { privacyCallToAction, privacyIntro, privacyKey, privacySections } from '../content/privacy'
 import { keyDnsName } from '../content/sealing-key'
 import { KeyFingerprint } from '../features/contact/sealing/key-fingerprint'
@@ -42,19 +43,19 @@ export function PrivacyPage() {
           ))}
         </div>
 
-        <aside
-          aria-labelledby="privacy-key-heading"
-          className="surface-card h-fit p-6 lg:sticky lg:top-28"
-        >
-          <h2 id="privacy-key-heading" className="text-xl font-semibold">
-            {privacyKey.heading}
-          </h2>
-          <p className="mt-2 text-sm text-muted">{privacyKey.body}</p>
-          <p className="mt-2 text-sm text-muted">
-            {privacyKey.howToCheck(keyDnsName(siteEnv.siteUrl))}
-          </p>
-          <KeyFingerprint linkToPrivacy={false} />
-        </aside>
+        <div className="grid content-start gap-6">
+          <aside aria-labelledby="privacy-key-heading" className="surface-card h-fit p-6">
+            <h2 id="privacy-key-heading" className="text-xl font-semibold">
+              {privacyKey.heading}
+            </h2>
+            <p className="mt-2 text-sm text-muted">{privacyKey.body}</p>
+            <p className="mt-2 text-sm text-muted">
+              {privacyKey.howToCheck(keyDnsName(siteEnv.siteUrl))}
+            </p>
+            <KeyFingerprint linkToPrivacy={false} />
+          </aside>
+          <BuildCheck />
+        </div>
       </div>
 
       <CallToActionSection content={privacyCallToAction} />

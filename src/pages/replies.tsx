@@ -8,9 +8,9 @@ export function RepliesPage() {
     <>
       <PageIntro page="replies" intro={repliesIntro} />
       <div className="mx-auto page-gutter max-w-3xl py-16">
-        <section className="surface-card p-6 sm:p-8">
+        <div className="surface-card p-6 sm:p-8">
           <RepliesReader dependencies={browserRepliesDependencies} />
-        </section>
+        </div>
       </div>
     </>
   )

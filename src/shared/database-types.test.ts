@@ -47,11 +47,14 @@ const messageInsertColumns = {
 } as const satisfies Record<keyof Messages['Insert'], true>
 
 /** The visitor's functions and their named arguments, in declaration order. */
-const threadFunctions = {
+const visitorFunctions = {
   read_thread: ['mailbox_token'],
   add_to_thread: ['mailbox_token', 'message_id', 'sealed'],
+  reserve_attachment: ['object_name', 'byte_count'],
 } as const satisfies {
-  [Name in 'read_thread' | 'add_to_thread']: readonly (keyof Functions[Name]['Args'])[]
+  [
+    Name in 'read_thread' | 'add_to_thread' | 'reserve_attachment'
+  ]: readonly (keyof Functions[Name]['Args'])[]
 }
 
 const database = useMigratedDatabase()
@@ -118,12 +121,14 @@ describe('the Database type of the browser client, against the real table on Pos
   it('types the visitor functions with the arguments PostgREST names them by', async () => {
     const functions = await database.query<{ name: string; args: string[] }>(
       `select p.proname as name, p.proargnames as args from pg_proc as p
-        where p.pronamespace = 'public'::regnamespace and p.proname in ('read_thread', 'add_to_thread')
+        where p.pronamespace = 'public'::regnamespace
+          and p.proname in ('read_thread', 'add_to_thread', 'reserve_attachment')
         order by 1`,
     )
     expect(functions).toEqual([
-      { name: 'add_to_thread', args: [...threadFunctions.add_to_thread] },
-      { name: 'read_thread', args: [...threadFunctions.read_thread] },
+      { name: 'add_to_thread', args: [...visitorFunctions.add_to_thread] },
+      { name: 'read_thread', args: [...visitorFunctions.read_thread] },
+      { name: 'reserve_attachment', args: [...visitorFunctions.reserve_attachment] },
     ])
   })
 })

@@ -109,6 +109,7 @@ export type Database = {
           p50: string | null
           p90: string | null
           within_24h: number | null
+          closed_unanswered: number
         }
         Relationships: []
       }
@@ -126,6 +127,11 @@ export type Database = {
         Args: { mailbox_token: string; message_id: string; sealed: string }
         Returns: { id: string; created_at: string }
       }
+      /**
+       * anon: announces one of the form's uploads (`<submission>/<object>`, its sealed bytes)
+       * before it starts, counted against the byte limits; 403 past a per-file limit, 429 over a cap.
+       */
+      reserve_attachment: { Args: { object_name: string; byte_count: number }; Returns: undefined }
       /** Staff at aal2, the new device: a link for its one-time recipient; answers the row's id. */
       device_link_open: { Args: { recipient: string; fingerprint: string }; Returns: string }
       /** Staff at aal2, the unlocked device: the recipient the linking code names, or null. */

@@ -2,7 +2,7 @@ import { BackendInUseError } from './folder-lock'
 import { startLocalBackend } from './local-backend'
 import { OutdatedSchemaError } from './migrations'
 import { backendPaths } from './paths'
-import { localHttpUrl, localPort, PortConfigError } from './ports'
+import { localPort, PortConfigError } from './ports'
 
 /**
  * `npm run backend`: the local stand-in for the Supabase project, configured from the environment
@@ -37,8 +37,10 @@ async function main(): Promise<void> {
     jwtSecret,
     staffAlertWebhookUrl: env('STAFF_ALERT_WEBHOOK_URL'),
     staffAlertWebhookSecret: env('STAFF_ALERT_WEBHOOK_SECRET'),
-    // The alerts' links follow INBOX_PORT unless INBOX_URL names the inbox outright.
-    inboxUrl: env('INBOX_URL') ?? `${localHttpUrl('inbox')}/`,
+    // The alerts' links follow INBOX_PORT unless INBOX_URL names the inbox outright. They name
+    // localhost, not 127.0.0.1: WebAuthn refuses IP addresses, and a passkey made at one origin
+    // does not sign in at the other.
+    inboxUrl: env('INBOX_URL') ?? `http://localhost:${localPort('inbox')}/`,
     // A restart right after a kill waits for the dead backend's lock to go stale.
     lockWaitMs: 35_000,
     onLockLost: (error) => {
@@ -60,9 +62,17 @@ async function main(): Promise<void> {
       `  Staff alerts     ${env('STAFF_ALERT_WEBHOOK_URL') ? 'forwarded to STAFF_ALERT_WEBHOOK_URL' : 'printed here (STAFF_ALERT_WEBHOOK_URL is not set)'}`,
       `  anon key         ${backend.anonKey}`,
       `  service_role key ${backend.serviceRoleKey}`,
+      '',
+      'Open, at localhost (passkeys refuse IP addresses):',
+      `  the site         http://localhost:${localPort('site')}`,
+      `  the staff inbox  http://localhost:${localPort('inbox')}`,
+      databaseUrl
+        ? null
+        : `  development key  ${paths.identityFile} (paste it into the inbox once)`,
+      'Next: `npm run staff -- add you@example.com` prints a password; sign in at the inbox.',
       'Press Ctrl+C to stop.',
     ]
-      .filter(Boolean)
+      .filter((line) => typeof line === 'string')
       .join('\n'),
   )
 

@@ -37,17 +37,21 @@ const PAYLOAD = JSON.stringify({
   sealed: '-----BEGIN AGE',
 })
 
-/** Forwards PAYLOAD once and returns the lines the forwarder logged. */
-async function forwardOnce(options: Omit<AlertForwarderOptions, 'log'>): Promise<string[]> {
+/** Forwards each of `payloads` in turn (PAYLOAD once unless given); returns the lines logged. */
+async function forwarded(
+  options: Omit<AlertForwarderOptions, 'log'>,
+  payloads = [PAYLOAD],
+): Promise<string[]> {
   const lines: string[] = []
-  await createAlertForwarder({ ...options, log: (line) => lines.push(line) })(PAYLOAD)
+  const forward = createAlertForwarder({ ...options, log: (line) => lines.push(line) })
+  for (const payload of payloads) await forward(payload)
   return lines
 }
 
 describe('the staff alert forwarder', () => {
   it('posts only {event, ref} with the shared secret, and logs event and ref only', async () => {
     const { url, received } = await receiver([200])
-    const lines = await forwardOnce({ webhookUrl: url, secret: 's3cret' })
+    const lines = await forwarded({ webhookUrl: url, secret: 's3cret' })
     expect(received).toHaveLength(1)
     expect(JSON.parse(received[0]?.body ?? '')).toEqual({ event: 'contact.new', ref: '1a2b3c4d' })
     expect(received[0]?.headers['x-staff-alert-secret']).toBe('s3cret')
@@ -57,7 +61,7 @@ describe('the staff alert forwarder', () => {
 
   it('retries 5xx answers with backoff, a bounded number of times, never logging what came back', async () => {
     const { url, received } = await receiver([503, 502, 500, 500, 200])
-    const lines = await forwardOnce({ webhookUrl: url, attempts: 4, retryDelayMs: 5 })
+    const lines = await forwarded({ webhookUrl: url, attempts: 4, retryDelayMs: 5 })
     expect(received).toHaveLength(4)
     expect(received[0]?.headers['x-staff-alert-secret']).toBeUndefined()
     expect(lines).toEqual(['staff alert contact.new 1a2b3c4d not forwarded (HTTP 500)'])
@@ -65,11 +69,11 @@ describe('the staff alert forwarder', () => {
 
   it('stops at a 4xx answer and succeeds after a transient 5xx', async () => {
     const refused = await receiver([401])
-    const refusedLines = await forwardOnce({ webhookUrl: refused.url, retryDelayMs: 5 })
+    const refusedLines = await forwarded({ webhookUrl: refused.url, retryDelayMs: 5 })
     expect(refused.received).toHaveLength(1)
     await new Promise((resolve) => server?.close(resolve))
     const flaky = await receiver([503, 200])
-    const flakyLines = await forwardOnce({ webhookUrl: flaky.url, retryDelayMs: 5 })
+    const flakyLines = await forwarded({ webhookUrl: flaky.url, retryDelayMs: 5 })
     expect(flaky.received).toHaveLength(2)
     expect([...refusedLines, ...flakyLines]).toEqual([
       'staff alert contact.new 1a2b3c4d not forwarded (HTTP 401)',
@@ -78,11 +82,11 @@ describe('the staff alert forwarder', () => {
   })
 
   it('prints one line when no webhook is set, and ignores payloads that are not alerts', async () => {
-    const lines: string[] = []
-    const forward = createAlertForwarder({ log: (line) => lines.push(line) })
-    await forward(PAYLOAD)
-    await forward('{"event":"contact.new","ref":"<script>"}')
-    await forward('Ada wrote: hello')
+    const lines = await forwarded({}, [
+      PAYLOAD,
+      '{"event":"contact.new","ref":"<script>"}',
+      'Ada wrote: hello',
+    ])
     expect(lines).toEqual([
       'new inquiry 1a2b3c4d',
       'new inquiry',
@@ -92,14 +96,11 @@ describe('the staff alert forwarder', () => {
   })
 
   it('links the inquiry in the staff inbox by its reference when the inbox address is known', async () => {
-    const lines: string[] = []
-    const forward = createAlertForwarder({
-      log: (line) => lines.push(line),
-      inboxUrl: 'http://127.0.0.1:4174/',
-    })
-    await forward(PAYLOAD)
-    await forward('{"event":"contact.limit","ref":null}')
-    await forward('{"event":"contact.message","ref":"1a2b3c4d"}')
+    const lines = await forwarded({ inboxUrl: 'http://127.0.0.1:4174/' }, [
+      PAYLOAD,
+      '{"event":"contact.limit","ref":null}',
+      '{"event":"contact.message","ref":"1a2b3c4d"}',
+    ])
     expect(lines).toEqual([
       'new inquiry 1a2b3c4d http://127.0.0.1:4174/inquiries/1a2b3c4d',
       'submission limit reached',

@@ -1,10 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto'
+import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { Encrypter, armor, generateX25519Identity, identityToRecipient } from 'age-encryption'
 import pg from 'pg'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
+import type { Database } from '../../src/shared/database-types'
+import { totpCode } from './auth/totp'
 import type { Queryable } from './database'
 import { openPostgresDatabase } from './db/postgres'
-import { startLocalBackend, type LocalBackendOptions } from './local-backend'
+import { startLocalBackend, type LocalBackend, type LocalBackendOptions } from './local-backend'
 import { expectedAnswers } from './rest/expected-differences'
 import { migrate } from './migrations'
 import {
@@ -212,4 +215,50 @@ export class NoRealtimeSocket {
   constructor() {
     throw new Error('These tests do not use realtime')
   }
+}
+
+export type TestClient = SupabaseClient<Database>
+
+/** supabase-js against `backend` with `key` (anon unless given), sending from `address` if set. */
+export function clientFor(
+  backend: LocalBackend,
+  key = backend.anonKey,
+  address?: string,
+): TestClient {
+  return createClient<Database>(backend.url, key, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: NoRealtimeSocket as never },
+    // Supabase's gateway sets cf-connecting-ip; the stand-in passes on what the client sent.
+    global: address ? { headers: { 'CF-Connecting-IP': address } } : {},
+  })
+}
+
+const STAFF_PASSWORD = 'correct horse battery staple'
+
+/** Staff as `npm run staff -- add` makes them, signed in; with TOTP (aal2) unless `aal1`. */
+export async function signedInStaff(
+  backend: LocalBackend,
+  email: string,
+  { aal1 = false } = {},
+): Promise<TestClient> {
+  const admin = clientFor(backend, backend.serviceRoleKey)
+  const password = STAFF_PASSWORD
+  expect(
+    (await admin.auth.admin.createUser({ email, password, email_confirm: true })).error,
+  ).toBeNull()
+  expect((await admin.rpc('add_staff_member' as never, { email } as never)).error).toBeNull()
+  const client = clientFor(backend)
+  expect((await client.auth.signInWithPassword({ email, password })).error).toBeNull()
+  if (aal1) return client
+  const enrolled = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'phone' })
+  if (enrolled.error) throw enrolled.error
+  const challenge = await client.auth.mfa.challenge({ factorId: enrolled.data.id })
+  if (challenge.error) throw challenge.error
+  const verified = await client.auth.mfa.verify({
+    factorId: enrolled.data.id,
+    challengeId: challenge.data.id,
+    code: totpCode(enrolled.data.totp.secret),
+  })
+  if (verified.error) throw verified.error
+  return client
 }

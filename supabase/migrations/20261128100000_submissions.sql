@@ -269,7 +269,9 @@ create table public.contact_submissions (
   -- What the status trigger maintains, stated so that no write path (service_role included) can
   -- leave a row whose times contradict its status.
   constraint contact_submissions_status_times_check check (
-    (status = 'new') = (responded_at is null)
+    -- New is unanswered; responded and engaged are answered; a closed one may be either.
+    (status <> 'new' or responded_at is null)
+    and (status not in ('responded', 'engaged') or responded_at is not null)
     and (status in ('completed', 'declined')) = (completed_at is not null)
   ),
   constraint contact_submissions_responded_by_check check (char_length(responded_by) <= 320)

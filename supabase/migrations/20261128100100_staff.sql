@@ -27,10 +27,12 @@
 
 -- Response times outlive the rows they measure: closed rows are purged a day after closing, so a
 -- 90-day statistic cannot be computed from the table. This keeps only the day and the delay
--- (to the minute), no id, no reference, and is itself cut to 90 days by the purge.
+-- (to the minute), no id, no reference, and is itself cut to 90 days by the purge. A response is
+-- a sealed reply or a status a person sets to say they answered elsewhere (responded, engaged);
+-- an inquiry closed while nobody had answered it is logged with no delay, and counted apart.
 create table private.response_log (
   responded_on date not null,
-  response_time interval not null
+  response_time interval
 );
 create index response_log_responded_on_idx on private.response_log (responded_on);
 alter table private.response_log enable row level security;
@@ -38,12 +40,14 @@ revoke all on table private.response_log from public, anon, authenticated;
 grant all on table private.response_log to service_role;
 
 comment on table private.response_log is
-  'Content-free response-time history (day, delay to the minute) for private.response_times; kept 90 days.';
+  'Content-free response-time history (day, delay to the minute; no delay: closed unanswered) for private.response_times; kept 90 days.';
 
 -- Stamps the times when the status changes, and only then: a write of responded_at or
 -- completed_at by hand is ignored (the trigger's values win), so the dashboard cannot backdate an
--- answer. Going back to `new` is refused: an inquiry cannot become unanswered again, and the
--- overdue alert would fire for it a second time.
+-- answer. responded_at is the first answer: a status that says staff answered (responded,
+-- engaged), or a sealed reply (whose trigger sets responded). Closing an inquiry nobody answered
+-- (completed or declined from new) stamps completed_at only and logs it as closed unanswered.
+-- Going back to `new` is refused: the overdue alert would fire for it a second time.
 create function private.contact_submissions_stamp_status()
   returns trigger
   language plpgsql
@@ -52,17 +56,17 @@ create function private.contact_submissions_stamp_status()
 as $$
 declare
   closed constant text[] := array['completed', 'declined'];
+  answered constant text[] := array['responded', 'engaged'];
 begin
   if tg_op = 'INSERT' then
     -- Anon cannot name these columns (no grant); staff tooling inserting a handled row may.
-    if new.status = 'new' then
-      new.responded_at := null;
-      new.completed_at := null;
-    else
-      new.responded_at := coalesce(new.responded_at, now());
-      new.completed_at := case when new.status = any (closed) then coalesce(new.completed_at, now()) end;
+    new.responded_at := case when new.status = any (answered) or new.responded_at is not null
+                             then coalesce(new.responded_at, now()) end;
+    new.completed_at := case when new.status = any (closed) then coalesce(new.completed_at, now()) end;
+    if new.status <> 'new' then
       insert into private.response_log (responded_on, response_time)
-      values ((new.responded_at at time zone 'UTC')::date, date_trunc('minute', new.responded_at - new.created_at));
+      values ((coalesce(new.responded_at, new.completed_at) at time zone 'UTC')::date,
+              date_trunc('minute', new.responded_at - new.created_at));
     end if;
     return new;
   end if;
@@ -76,10 +80,13 @@ begin
         message = 'a submission''s status cannot go back to new',
         hint = 'Use responded or engaged to reopen a closed submission.';
     end if;
-    if old.status = 'new' then
+    if old.responded_at is null and new.status = any (answered) then
       new.responded_at := now();
       insert into private.response_log (responded_on, response_time)
-      values ((new.responded_at at time zone 'UTC')::date, date_trunc('minute', new.responded_at - new.created_at));
+      values ((now() at time zone 'UTC')::date, date_trunc('minute', now() - new.created_at));
+    elsif old.status = 'new' and new.status = any (closed) then
+      insert into private.response_log (responded_on, response_time)
+      values ((now() at time zone 'UTC')::date, null);
     end if;
     if new.status = any (closed) then
       new.completed_at := coalesce(old.completed_at, now());
@@ -296,15 +303,17 @@ comment on view private.overdue_submissions is
 -- within_24h is the share answered within the promise: keep "< 24hrs" on the site while p50 and
 -- this share say it is true.
 create view private.response_times as
-  select count(*)::integer as responded,
+  select count(response_time)::integer as responded,
          percentile_cont(0.5) within group (order by response_time) as p50,
          percentile_cont(0.9) within group (order by response_time) as p90,
-         round(avg(case when response_time <= interval '24 hours' then 1 else 0 end), 3) as within_24h
+         round(avg(case when response_time <= interval '24 hours' then 1 else 0 end)
+                 filter (where response_time is not null), 3) as within_24h,
+         (count(*) - count(response_time))::integer as closed_unanswered
     from private.response_log
    where responded_on > (now() at time zone 'UTC')::date - 90;
 
 comment on view private.response_times is
-  'Median and 90th percentile of the time to first response (responded_at - created_at) over the last 90 days.';
+  'Over the last 90 days: how many inquiries were answered, the median and 90th percentile time to the first answer, the share within 24 hours, and how many were closed with no answer.';
 
 revoke all on table private.overdue_submissions, private.response_times from public, anon, authenticated;
 grant select on table private.overdue_submissions, private.response_times to service_role;
@@ -449,13 +458,13 @@ as $$
 $$;
 
 create function staff_access.response_times()
-  returns table (responded integer, p50 interval, p90 interval, within_24h numeric)
+  returns table (responded integer, p50 interval, p90 interval, within_24h numeric, closed_unanswered integer)
   language sql
   stable
   security definer
   set search_path = ''
 as $$
-  select t.responded, t.p50, t.p90, t.within_24h
+  select t.responded, t.p50, t.p90, t.within_24h, t.closed_unanswered
     from private.response_times as t
    where staff_access.is_inbox_reader()
 $$;
@@ -594,6 +603,10 @@ begin
    where e.at < purge_contact_submissions.at - interval '24 hours';
   delete from private.attachment_rate_events as e
    where e.at < purge_contact_submissions.at - interval '24 hours';
+  delete from private.attachment_reservations as r
+   where r.reserved_at < purge_contact_submissions.at - interval '24 hours';
+  delete from private.attachment_reservations as r
+   where r.reserved_at < purge_contact_submissions.at - interval '24 hours';
   perform private.queue_orphan_attachments(purge_contact_submissions.at);
   return deleted;
 end

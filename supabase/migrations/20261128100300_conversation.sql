@@ -211,9 +211,11 @@ create trigger contact_messages_apply
 --     checksum before it sends anything, so a typo rarely reaches the database (a wrong word
 --     passes the 4-bit checksum one time in 16); a person who kept the wrong receipt gives up long
 --     before 10. The mailbox token has 128 bits behind it, so guessing is hopeless at any rate:
---     the limit keeps the lookups a script can make cheap and visible, not the secret safe. Once
---     reached, every read and write from that network is refused until the oldest miss leaves
---     the window, because a hit would otherwise still answer a guesser.
+--     the limit bounds the load a script can make with lookups that open nothing, not the secret's
+--     safety. So a token that opens a thread is looked up first and never refused for its
+--     network's misses: nobody on the same /24 (or /64) can lock a visitor out of their own
+--     thread. Once reached, only further misses are refused (429) until the oldest leaves the
+--     window. Wrong tokens on Storage downloads of reply files count here too.
 --   * read_limit / read_window, 60 per hour per mailbox: opening the thread and checking back
 --     about once a minute with the page open. Each read returns the whole thread (up to 50 KiB
 --     a message), so this bounds what one receipt can pull.
@@ -302,9 +304,41 @@ $$;
 
 revoke all on function private.current_thread_limits() from public;
 
+-- Counts one miss (a mailbox token that opens nothing) against the request's network, or
+-- counts nothing when the network is at its limit: null when counted, else the seconds until its
+-- oldest miss leaves the window. Without cf-connecting-ip, one shared bucket.
+create function private.count_mailbox_miss()
+  returns integer
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+declare
+  limits private.thread_limits := private.current_thread_limits();
+  bucket text := coalesce(private.request_network_bucket(), private.keyed_bucket('unknown', now()));
+  counted integer;
+  oldest timestamptz;
+begin
+  -- Two requests from one network cannot both see room for one more miss; other networks do not
+  -- wait for it.
+  perform pg_advisory_xact_lock(hashtext('thread network'), hashtext(bucket));
+  select count(*), min(e.at) into counted, oldest
+    from private.thread_rate_events as e
+   where e.kind = 'miss' and e.network = bucket and e.at > now() - limits.miss_window;
+  if counted >= limits.miss_limit then
+    return private.retry_after(oldest, limits.miss_window);
+  end if;
+  insert into private.thread_rate_events (kind, network) values ('miss', bucket);
+  return null;
+end
+$$;
+
+revoke all on function private.count_mailbox_miss() from public;
+
 -- The inquiry a mailbox token opens, or null, counting a miss against the request's network. A
--- malformed token is refused (400) uncounted: it cannot open anything. A network over its misses
--- is refused (429) before the lookup, whatever the token.
+-- malformed token is refused (400) uncounted: it cannot open anything. A token that opens an
+-- inquiry is answered whatever its network did; a miss from a network over its misses is refused
+-- (429).
 create function private.open_mailbox(mailbox_token text)
   returns uuid
   language plpgsql
@@ -312,11 +346,8 @@ create function private.open_mailbox(mailbox_token text)
   set search_path = ''
 as $$
 declare
-  limits private.thread_limits := private.current_thread_limits();
-  bucket text;
-  counted integer;
-  oldest timestamptz;
   inquiry uuid;
+  wait integer;
 begin
   if mailbox_token is null or mailbox_token !~ '^[0-9a-f]{64}$' then
     perform private.pgrst_refusal(
@@ -325,26 +356,18 @@ begin
     );
   end if;
 
-  bucket := coalesce(private.request_network_bucket(), private.keyed_bucket('unknown', now()));
-  -- Two requests from one network cannot both see room for one more miss; other networks do not
-  -- wait for it.
-  perform pg_advisory_xact_lock(hashtext('thread network'), hashtext(bucket));
-  select count(*), min(e.at) into counted, oldest
-    from private.thread_rate_events as e
-   where e.kind = 'miss' and e.network = bucket and e.at > now() - limits.miss_window;
-  if counted >= limits.miss_limit then
-    perform private.pgrst_refusal(
-      429, 'thread_network_limit',
-      'Too many receipts that open no conversation were tried from this network. Try again later.',
-      private.retry_after(oldest, limits.miss_window)
-    );
-  end if;
-
   select c.id into inquiry
     from public.contact_submissions as c
    where c.mailbox_hash = pg_catalog.sha256(decode(mailbox_token, 'hex'));
   if inquiry is null then
-    insert into private.thread_rate_events (kind, network) values ('miss', bucket);
+    wait := private.count_mailbox_miss();
+    if wait is not null then
+      perform private.pgrst_refusal(
+        429, 'thread_network_limit',
+        'Too many receipts that open no conversation were tried from this network. Try again later.',
+        wait
+      );
+    end if;
   end if;
   return inquiry;
 end

@@ -59,18 +59,34 @@ async function inbox(argv: string[]) {
   return { out: out.join('\n'), failure }
 }
 
+/** `inbox attachment <name> --out <out> --identity <identity> [--sha256 <sha256>]`. */
+const attachment = (name: string, out: string, identity: string, sha256?: string) =>
+  inbox([
+    'attachment',
+    name,
+    '--out',
+    out,
+    '--identity',
+    identity,
+    ...(sha256 ? ['--sha256', sha256] : []),
+  ])
+
 async function uploadSealed(plain: Uint8Array): Promise<string> {
   const encrypter = new Encrypter()
   encrypter.addRecipient(recipient)
   const name = `${randomUUID()}/${randomUUID()}`
+  const sealed = Buffer.from(await encrypter.encrypt(plain))
+  const anon = { apikey: backend.anonKey, authorization: `Bearer ${backend.anonKey}` }
+  const reserved = await fetch(`${backend.url}/rest/v1/rpc/reserve_attachment`, {
+    method: 'POST',
+    headers: { ...anon, 'content-type': 'application/json' },
+    body: JSON.stringify({ object_name: name, byte_count: sealed.length }),
+  })
+  expect(reserved.status).toBe(204)
   const response = await fetch(`${backend.url}/storage/v1/object/contact-attachments/${name}`, {
     method: 'POST',
-    headers: {
-      apikey: backend.anonKey,
-      authorization: `Bearer ${backend.anonKey}`,
-      'content-type': 'application/octet-stream',
-    },
-    body: Buffer.from(await encrypter.encrypt(plain)),
+    headers: { ...anon, 'content-type': 'application/octet-stream' },
+    body: sealed,
   })
   expect(response.status).toBe(200)
   return name
@@ -87,16 +103,7 @@ it('fetches, opens, checks and writes an attachment', async () => {
   const sha256 = createHash('sha256').update(plain).digest('hex')
   const name = await uploadSealed(plain)
   const out = join(dir, 'deck.pdf')
-  const result = await inbox([
-    'attachment',
-    name,
-    '--out',
-    out,
-    '--identity',
-    keyFile,
-    '--sha256',
-    sha256,
-  ])
+  const result = await attachment(name, out, keyFile, sha256)
   expect(result.failure).toBeNull()
   expect(result.out).toBe(`Wrote ${out} (300000 bytes, SHA-256 ${sha256}, as listed).`)
   expect((await readFile(out)).equals(plain)).toBe(true)
@@ -106,32 +113,16 @@ it('fetches, opens, checks and writes an attachment', async () => {
 it('keeps nothing for a wrong identity or a wrong checksum', async () => {
   const name = await uploadSealed(randomBytes(1000))
   const wrongKey = join(dir, 'wrong-key.bin')
-  const opened = await inbox(['attachment', name, '--out', wrongKey, '--identity', otherKeyFile])
+  const opened = await attachment(name, wrongKey, otherKeyFile)
   expect(opened.failure?.message).toMatch(/could not be opened with this identity/)
   expect(await exists(wrongKey)).toBe(false)
 
   const wrongSum = join(dir, 'wrong-sum.bin')
-  const checked = await inbox([
-    'attachment',
-    name,
-    '--out',
-    wrongSum,
-    '--identity',
-    keyFile,
-    '--sha256',
-    '0'.repeat(64),
-  ])
+  const checked = await attachment(name, wrongSum, keyFile, '0'.repeat(64))
   expect(checked.failure?.message).toMatch(/not the 0{64} its inquiry lists/)
   expect(await exists(wrongSum)).toBe(false)
 
-  const missing = await inbox([
-    'attachment',
-    `${randomUUID()}/${randomUUID()}`,
-    '--out',
-    join(dir, 'none'),
-    '--identity',
-    keyFile,
-  ])
+  const missing = await attachment(`${randomUUID()}/${randomUUID()}`, join(dir, 'none'), keyFile)
   expect(missing.failure?.message).toMatch(/No attachment .* is stored/)
 })
 

@@ -119,15 +119,12 @@ export async function runInbox(argv: string[], context: InboxContext): Promise<v
       context.output.out(formatStatusChange(change))
     } else {
       const row = await findSubmission(client, parsed.args[0] ?? '')
-      if (parsed.identity === undefined && !connection.local) {
-        throw new UsageError(
-          'This row is sealed: pass the staff identity with --identity <file> (the default, the local development identity, cannot open rows of a hosted project).',
-        )
-      }
-      const identityFile =
-        parsed.identity === undefined
-          ? defaultIdentityFile(context.env)
-          : pathFromUser(parsed.identity, context.env)
+      const identityFile = identityFileFor(
+        parsed,
+        context.env,
+        connection.local,
+        'This row is sealed: pass the staff identity with --identity <file> (the default, the local development identity, cannot open rows of a hosted project).',
+      )
       if (await isReadableByOthers(identityFile)) {
         context.output.err(`Warning: ${identityFile} is readable by other users; chmod 600 it.`)
       }
@@ -166,19 +163,30 @@ function explainDatabaseError(error: unknown): unknown {
   return error
 }
 
+/**
+ * The identity file named by --identity, else the local development identity; against a hosted
+ * project (not `local`) there is no default, and `whyNeeded` says so.
+ */
+function identityFileFor(
+  parsed: Parsed,
+  env: InboxContext['env'],
+  local: boolean,
+  whyNeeded: string,
+): string {
+  if (parsed.identity !== undefined) return pathFromUser(parsed.identity, env)
+  if (!local) throw new UsageError(whyNeeded)
+  return defaultIdentityFile(env)
+}
+
 /** `attachment <object>`: fetched from Storage, opened with the identity, checked, written. */
 async function openAttachment(parsed: Parsed, context: InboxContext): Promise<void> {
   if (parsed.out === undefined) throw new UsageError(`attachment needs --out <file>.\n${USAGE}`)
-  const local = context.env.SUPABASE_URL === undefined
-  if (parsed.identity === undefined && !local) {
-    throw new UsageError(
-      "Pass the staff identity with --identity <file> (the local development identity cannot open a hosted project's attachments).",
-    )
-  }
-  const identityFile =
-    parsed.identity === undefined
-      ? defaultIdentityFile(context.env)
-      : pathFromUser(parsed.identity, context.env)
+  const identityFile = identityFileFor(
+    parsed,
+    context.env,
+    context.env.SUPABASE_URL === undefined,
+    "Pass the staff identity with --identity <file> (the local development identity cannot open a hosted project's attachments).",
+  )
   const identities = await readIdentities(identityFile, context.stdin)
   const out = pathFromUser(parsed.out, context.env)
   const result = await downloadAttachment({

@@ -8,7 +8,7 @@
 -- keeps what it counted.
 begin;
 
-select plan(103);
+select plan(109);
 
 \ir fixtures/sealed-row.psql
 
@@ -33,8 +33,10 @@ insert into auth.users (id, aud, role, email, is_anonymous) values
 insert into private.staff_members (user_id) values ('a0000000-0000-4000-8000-00000000000a');
 
 -- Inquiries: A (mailbox 1) for the conversation, B (mailbox 2) to be closed,
--- C (mailbox 3) for the per-mailbox limits, D (mailbox 7) for the status buttons.
+-- C (mailbox 3) for the per-mailbox limits, D (mailbox 7) for the status buttons, F (mailbox 9)
+-- closed unanswered.
 insert into public.contact_submissions (id, sealed, key_id, mailbox_hash) values
+  ('6f2b3c4d-0000-4000-8000-00000000000f', pg_temp.armor(), pg_temp.key_id(), pg_temp.hash(9)),
   ('1a2b3c4d-0000-4000-8000-00000000000a', pg_temp.armor(), pg_temp.key_id(), pg_temp.hash(1)),
   ('2b2b3c4d-0000-4000-8000-00000000000b', pg_temp.armor(), pg_temp.key_id(), pg_temp.hash(2)),
   ('3c2b3c4d-0000-4000-8000-00000000000c', pg_temp.armor(), pg_temp.key_id(), pg_temp.hash(3)),
@@ -390,6 +392,13 @@ select throws_ok(
   $$ update public.contact_submissions set responded_by = 'bob@example.com' $$,
   '42501', null, 'staff cannot write who answered by hand'
 );
+-- "Completed" on an inquiry nobody answered is not an answer, and names nobody as answering.
+select is(pg_temp.set_status('6f2b3c4d-0000-4000-8000-00000000000f', 'completed'), 1, 'staff close an inquiry nobody answered');
+select results_eq(
+  $$ select responded_by, responded_at from public.contact_submissions where id = '6f2b3c4d-0000-4000-8000-00000000000f' $$,
+  $$ values (null::text, null::timestamptz) $$,
+  'which records no answer and nobody as having answered'
+);
 reset role;
 select is((select count(*)::int from private.test_alerts), 0, 'staff replies alert nobody');
 
@@ -443,22 +452,29 @@ select is(
   10, '10 tokens that open nothing from 198.51.100.0/24 answer null'
 );
 select matches(
-  pg_temp.read(1, '198.51.100.200'),
+  pg_temp.read(130, '198.51.100.200'),
   '^PGRST \{"code":"thread_network_limit",.*\} \{"status":429,"headers":\{"Retry-After":"600"\}',
-  'the 11th from that /24 in 10 minutes is refused with 429 and Retry-After, even with a right token'
+  'the 11th miss from that /24 in 10 minutes is refused with 429 and Retry-After'
 );
-select matches(pg_temp.add(1, address => '198.51.100.8'), '^PGRST \{"code":"thread_network_limit"', 'and so is a write from it');
-select matches(pg_temp.read(1, '198.51.101.7'), '^200 \{', 'the neighbouring /24 still opens its thread');
+select matches(pg_temp.add(130, address => '198.51.100.8'), '^PGRST \{"code":"thread_network_limit"',
+  'and so is a write to a mailbox that does not exist');
+select matches(pg_temp.read(1, '198.51.100.200'), '^200 \{',
+  'a visitor with the right receipt reads their thread while their network is over the miss limit');
+select matches(pg_temp.add(1, address => '198.51.100.8'), '^200 \{',
+  '... and adds to it: a stranger on the network cannot lock them out');
+select matches(pg_temp.read(130, '198.51.101.7'), '^200 null', 'the neighbouring /24 may still miss');
 select is(
   (select count(*)::int from generate_series(110, 119) as n where pg_temp.add(n, address => '2001:db8:7:7::1') like '404 %'),
   10, 'writes to mailboxes that do not exist count as misses too (10 × 404 from one /64)'
 );
-select matches(pg_temp.read(1, '2001:db8:7:7::2'), '^PGRST \{"code":"thread_network_limit"', 'then that /64 is refused as well');
+select matches(pg_temp.read(131, '2001:db8:7:7::2'), '^PGRST \{"code":"thread_network_limit"', 'then that /64 is refused its next miss');
+select matches(pg_temp.read(1, '2001:db8:7:7::2'), '^200 \{', '... never its right receipt');
 select is(
   (select count(*)::int from generate_series(120, 129) as n where pg_temp.read(n, null) = '200 null'),
   10, 'without cf-connecting-ip, misses count too'
 );
-select matches(pg_temp.read(1, null), '^PGRST \{"code":"thread_network_limit"', 'in one shared bucket: guessing is limited on every path');
+select matches(pg_temp.read(131, null), '^PGRST \{"code":"thread_network_limit"', 'in one shared bucket: guessing is limited on every path');
+select matches(pg_temp.read(1, null), '^200 \{', '... and the right receipt still opens its thread');
 reset role;
 select is(
   (select count(*)::int from private.thread_rate_events as e where e::text ~ '198\.51|2001:db8|203\.0'),
@@ -471,7 +487,7 @@ select is(
 update private.thread_rate_events set at = at - interval '11 minutes'
  where kind = 'miss' and network = private.network_bucket('198.51.100.1', now());
 select pg_temp.request_as('anon');
-select matches(pg_temp.read(1, '198.51.100.7'), '^200 \{', 'ten minutes later the network opens its thread again');
+select is(pg_temp.read(131, '198.51.100.7'), '200 null', 'ten minutes later the network may miss again');
 reset role;
 
 -- ---------------------------------------------------------------- flooding (per mailbox)
@@ -548,7 +564,7 @@ select is(
   (select count(*)::int from public.contact_messages where submission_id = '2b2b3c4d-0000-4000-8000-00000000000b'), 1,
   'the closed inquiry has its message'
 );
-select is(private.purge_contact_submissions(now() + interval '25 hours'), 1, 'a day after closing, the purge deletes the closed inquiry');
+select is(private.purge_contact_submissions(now() + interval '25 hours'), 2, 'a day after closing, the purge deletes the closed inquiries (B, and F closed unanswered)');
 select is(
   (select count(*)::int from public.contact_messages where submission_id = '2b2b3c4d-0000-4000-8000-00000000000b'), 0,
   'and its messages with it'

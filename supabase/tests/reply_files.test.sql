@@ -7,7 +7,7 @@
 -- more. Then the removal queue: with the inquiry, and orphans after a day.
 begin;
 
-select plan(64);
+select plan(69);
 
 \ir fixtures/sealed-row.psql
 
@@ -228,6 +228,17 @@ select is(pg_temp.may_upload(pg_temp.obj('A', 1, 9)),
 
 select is(pg_temp.visitor_sees(null), '{}'::text[], 'anon without the token reads and lists nothing');
 select is(pg_temp.visitor_sees(pg_temp.token(9)), '{}'::text[], 'a token that opens no mailbox: nothing');
+select is((select count(*)::int from private.thread_rate_events where kind = 'miss'), 1,
+  '... and it counts one miss, as a wrong receipt does, however many objects the request was asked about');
+-- At its network's limit (here the shared bucket of requests without cf-connecting-ip): the right
+-- token still reads, a wrong one reads nothing and counts nothing more.
+update private.thread_limits set miss_limit = 1;
+select set_config('attachment_access.miss_counted', '', true);
+select is(array_length(pg_temp.visitor_sees(pg_temp.token(1)), 1), 5,
+  'the right token reads its thread''s files while its network is over the miss limit');
+select is(pg_temp.visitor_sees(pg_temp.token(8)), '{}'::text[], 'a wrong one at the limit reads nothing');
+select is((select count(*)::int from private.thread_rate_events where kind = 'miss'), 1, '... and is not counted');
+update private.thread_limits set miss_limit = 10;
 select is(pg_temp.visitor_sees('not-a-token'), '{}'::text[], 'a malformed token: nothing');
 select is(pg_temp.visitor_sees(upper(pg_temp.token(1))), '{}'::text[], 'the token in capitals: nothing (as the thread functions)');
 select is(pg_temp.visitor_sees(pg_temp.token(1)),
@@ -303,6 +314,16 @@ select is(
   array['dddddddd-0000-4000-8000-00000000000d/ffffffff-0000-4000-8000-000000000001/00000000-0000-4000-8000-000000000001',
         pg_temp.obj('D', 4, 1), pg_temp.obj('D', 5, 1)],
   'what stays: the fresh upload, the stored reply''s file, and the planted file (an hour old: not yet an orphan)'
+);
+
+-- A stored reply file is never replaced, not even by Storage's own upsert as its superuser.
+select throws_ok(
+  format($$ insert into storage.objects (bucket_id, name, version, metadata)
+            values ('conversation-files', %L, 'v2', '{"size":1}')
+            on conflict (bucket_id, name) do update set version = excluded.version, metadata = excluded.metadata $$,
+         pg_temp.obj('D', 5, 1)),
+  '23505', 'The object already exists: a stored file is never replaced.',
+  'a second upload of a reply file''s name is refused (409 Duplicate), the first stays'
 );
 
 select * from finish();

@@ -5,7 +5,7 @@
 -- Storage, which sets storage.allow_delete_query. Then the limits, and the removal queue.
 begin;
 
-select plan(58);
+select plan(85);
 
 \ir fixtures/sealed-row.psql
 
@@ -41,14 +41,43 @@ begin
 end
 $$;
 
--- A whole upload: the check, then (if it passed) Storage's own insert as its superuser, with the
--- same request headers and the stored size.
+-- The site's announcement of an upload (public.reserve_attachment through PostgREST) as anon
+-- from `address`: 'ok', or the status, code and message PostgREST would answer.
+create function pg_temp.reserve(name text, len bigint default 1000, address text default '198.51.100.7')
+returns text language plpgsql as $$
+declare
+  outcome text;
+  detail text;
+begin
+  perform set_config('request.headers',
+    case when address is null then '{"user-agent":"pgTAP"}' else json_build_object('cf-connecting-ip', address)::text end, true);
+  perform set_config('request.jwt.claims', '{"role":"anon"}', true);
+  begin
+    set local role anon;
+    perform public.reserve_attachment(name, len);
+    outcome := 'ok';
+  exception
+    when sqlstate 'PGRST' then
+      get stacked diagnostics detail = pg_exception_detail;
+      outcome := format('%s %s %s', detail::json ->> 'status', sqlerrm::json ->> 'code', sqlerrm::json ->> 'message');
+    when others then outcome := sqlstate || ' ' || sqlerrm;
+  end;
+  reset role;
+  return outcome;
+end
+$$;
+
+-- A whole upload as the site makes it: reserved, then the check, then (if both passed) Storage's
+-- own insert as its superuser, with the same request headers and the stored size.
 create function pg_temp.upload(name text, len bigint default 1000, address text default '198.51.100.7',
                                created timestamptz default now())
 returns text language plpgsql as $$
 declare
-  outcome text := pg_temp.may_upload(name, len, address);
+  outcome text := pg_temp.reserve(name, len, address);
 begin
+  if outcome = 'ok' then
+    outcome := pg_temp.may_upload(name, len, address);
+  end if;
   if outcome = 'ok' then
     insert into storage.objects (bucket_id, name, version, created_at, metadata)
     values ('contact-attachments', name, 'v1', created,
@@ -138,6 +167,10 @@ select policy_roles_are('storage', 'objects', 'contact_attachments_staff_select'
 select table_privs_are('private', 'attachment_limits', 'anon', array[]::text[], 'anon has no right on the limits');
 select table_privs_are('private', 'attachment_rate_events', 'anon', array[]::text[], 'anon has no right on the upload events');
 select table_privs_are('private', 'attachment_removals', 'anon', array[]::text[], 'anon has no right on the removal queue');
+select table_privs_are('private', 'attachment_reservations', 'anon', array[]::text[], 'anon has no right on the reservations');
+select ok(has_function_privilege('anon', 'public.reserve_attachment(text, bigint)', 'execute')
+          and not has_function_privilege('authenticated', 'public.reserve_attachment(text, bigint)', 'execute'),
+  'anon announces its uploads through public.reserve_attachment (the form''s files only)');
 select ok(not has_function_privilege('anon', 'public.pending_attachment_removals(integer)', 'execute')
           and not has_function_privilege('authenticated', 'public.pending_attachment_removals(integer)', 'execute')
           and has_function_privilege('service_role', 'public.pending_attachment_removals(integer)', 'execute'),
@@ -149,9 +182,14 @@ select is(pg_temp.upload('11111111-1111-4111-8111-111111111111/aaaaaaaa-0000-400
   'anon uploads <submission>/<object> into the bucket');
 select is((select count(*)::int from private.attachment_rate_events where bytes = 1000 and bucket ~ '^[0-9a-f]{64}$'), 1,
   'the stored object is counted: its bytes and the HMAC of its network, no name');
+select is((select count(*)::int from private.attachment_reservations), 0,
+  '... and its reservation gave way to that event');
 select is(pg_temp.may_upload('11111111-1111-4111-8111-111111111111/aaaaaaaa-0000-4000-8000-000000000001'),
   '23505 duplicate key value violates unique constraint "bucketid_objname"',
-  'the same name again conflicts: no overwrite (Storage: 409 Duplicate)');
+  'the same name again conflicts: no overwrite (Storage: 409 Duplicate, which the site counts as stored)');
+select is(pg_temp.reserve('11111111-1111-4111-8111-111111111111/aaaaaaaa-0000-4000-8000-000000000001'), 'ok',
+  'announcing a stored name again answers ok and reserves nothing');
+select is((select count(*)::int from private.attachment_reservations), 0, '... nothing');
 select is(pg_temp.may_upload('11111111-1111-4111-8111-111111111111/aaaaaaaa-0000-4000-8000-000000000002', 1000, '198.51.100.7', 'other'),
   '42501 new row violates row-level security policy for table "objects"', 'no other bucket');
 select is(pg_temp.may_upload('11111111-1111-4111-8111-111111111111/report.pdf'),
@@ -169,8 +207,29 @@ select is(pg_temp.may_upload('11111111-1111-4111-8111-111111111111/aaaaaaaa-0000
 select is(pg_temp.may_upload('11111111-1111-4111-8111-111111111111/aaaaaaaa-0000-4000-8000-000000000002', 28311553),
   '42501 Each file may be at most 28311552 bytes once sealed (limit: 26214400 bytes of plaintext per file).',
   'a file over the sealed bound is refused with its sentence');
+select is(pg_temp.reserve('11111111-1111-4111-8111-111111111111/aaaaaaaa-0000-4000-8000-000000000002', 28311553),
+  '403 attachment_too_large Each file may be at most 28311552 bytes once sealed (limit: 26214400 bytes of plaintext per file).',
+  '... and cannot be reserved');
+select is(pg_temp.reserve('11111111-1111-4111-8111-111111111111/report.pdf'),
+  '400 attachment_invalid An attachment is named <submission id>/<object id> (two lowercase UUIDs) and holds at least one byte.',
+  'nor can a name the policy refuses');
+select is(pg_temp.reserve('11111111-1111-4111-8111-111111111111/aaaaaaaa-0000-4000-8000-000000000002', 28311552), 'ok',
+  'a file at the bound is reserved');
 select is(pg_temp.may_upload('11111111-1111-4111-8111-111111111111/aaaaaaaa-0000-4000-8000-000000000002', 28311552), 'ok',
-  'a file at the bound is accepted');
+  '... and accepted');
+
+-- Only what was announced, and no more than announced (a form's framing aside).
+select is(pg_temp.may_upload('11111111-1111-4111-8111-111111111111/aaaaaaaa-0000-4000-8000-000000000009'),
+  '42501 This file was not announced before its upload, or is larger than announced: call reserve_attachment first.',
+  'an upload nobody reserved is refused');
+select is(pg_temp.reserve('11111111-1111-4111-8111-111111111111/aaaaaaaa-0000-4000-8000-000000000009', 1000), 'ok',
+  'a file of 1 000 bytes is reserved');
+select is(pg_temp.may_upload('11111111-1111-4111-8111-111111111111/aaaaaaaa-0000-4000-8000-000000000009', 9192), 'ok',
+  'its standard upload may declare 8 KiB more (the form''s framing is in the request''s length)');
+select is(pg_temp.may_upload('11111111-1111-4111-8111-111111111111/aaaaaaaa-0000-4000-8000-000000000009', 9193),
+  '42501 This file was not announced before its upload, or is larger than announced: call reserve_attachment first.',
+  'one byte more than that is refused: a small reservation does not cover a large upload');
+delete from private.attachment_reservations where name like '%-000000000009';
 
 -- Once the row exists, its folder is closed.
 insert into public.contact_submissions (id, sealed, key_id, mailbox_hash)
@@ -178,15 +237,24 @@ values ('22222222-2222-4222-8222-222222222222', pg_temp.armor(), pg_temp.key_id(
 select is(pg_temp.may_upload('22222222-2222-4222-8222-222222222222/aaaaaaaa-0000-4000-8000-000000000003'),
   '42501 new row violates row-level security policy for table "objects"',
   'no upload for a submission whose row is already stored');
+select is(pg_temp.reserve('22222222-2222-4222-8222-222222222222/aaaaaaaa-0000-4000-8000-000000000003'),
+  '403 attachment_after_inquiry Files are uploaded before their inquiry, and this inquiry is already stored.',
+  '... nor a reservation');
 
--- Five files per submission.
+-- Five files per submission, stored or reserved.
 select is(pg_temp.upload('11111111-1111-4111-8111-111111111111/aaaaaaaa-0000-4000-8000-00000000000' || n), 'ok',
   format('file %s of the submission is accepted', n))
-  from generate_series(2, 5) as n;
-select is(pg_temp.may_upload('11111111-1111-4111-8111-111111111111/aaaaaaaa-0000-4000-8000-000000000006'),
-  '42501 Too many files for one submission (limit: 5 files).', 'the 6th file of one submission is refused');
-select is(pg_temp.may_upload('33333333-3333-4333-8333-333333333333/aaaaaaaa-0000-4000-8000-000000000006'), 'ok',
+  from generate_series(2, 4) as n;
+select is(pg_temp.reserve('11111111-1111-4111-8111-111111111111/aaaaaaaa-0000-4000-8000-000000000005'), 'ok',
+  'the 5th is reserved, its upload still going');
+select is(pg_temp.reserve('11111111-1111-4111-8111-111111111111/aaaaaaaa-0000-4000-8000-000000000006'),
+  '403 attachment_too_many Too many files for one submission (limit: 5 files).',
+  'the 6th file of one submission is refused, counting the one in progress');
+select is(pg_temp.upload('11111111-1111-4111-8111-111111111111/aaaaaaaa-0000-4000-8000-000000000005'), 'ok',
+  'the 5th is stored (announced again, as a new try would)');
+select is(pg_temp.reserve('33333333-3333-4333-8333-333333333333/aaaaaaaa-0000-4000-8000-000000000006'), 'ok',
   'another submission has its own five');
+delete from private.attachment_reservations;
 
 -- Bytes per network per window (lowered here: 10 000 bytes an hour).
 update private.attachment_limits set network_bytes = 10000;
@@ -194,22 +262,40 @@ select is(pg_temp.upload('44444444-4444-4444-8444-444444444444/aaaaaaaa-0000-400
   '4 000 bytes from 203.0.113.0/24');
 select is(pg_temp.upload('55555555-5555-4555-8555-555555555555/aaaaaaaa-0000-4000-8000-000000000001', 6000, '203.0.113.200'), 'ok',
   '6 000 more from the same /24 (10 000 in all: at the limit)');
-select is(pg_temp.may_upload('55555555-5555-4555-8555-555555555555/aaaaaaaa-0000-4000-8000-000000000002', 1, '203.0.113.1'),
-  '42501 Too many files from this network. Try again later.', 'one byte more from that /24 is refused');
-select is(pg_temp.may_upload('55555555-5555-4555-8555-555555555555/aaaaaaaa-0000-4000-8000-000000000002', 1, '192.0.2.1'), 'ok',
+select is(pg_temp.reserve('55555555-5555-4555-8555-555555555555/aaaaaaaa-0000-4000-8000-000000000002', 1, '203.0.113.1'),
+  '429 attachment_network_limit Too many files from this network. Try again later.', 'one byte more from that /24 is refused');
+select is(pg_temp.reserve('55555555-5555-4555-8555-555555555555/aaaaaaaa-0000-4000-8000-000000000002', 1, '192.0.2.1'), 'ok',
   'another network is not limited by it');
-select is(pg_temp.may_upload('55555555-5555-4555-8555-555555555555/aaaaaaaa-0000-4000-8000-000000000002', 9000, null), 'ok',
+select is(pg_temp.reserve('55555555-5555-4555-8555-555555555555/aaaaaaaa-0000-4000-8000-000000000002', 9000, null), 'ok',
   'without the header only the global cap applies');
 update private.attachment_rate_events set at = now() - interval '61 minutes' where bytes in (4000, 6000);
-select is(pg_temp.may_upload('55555555-5555-4555-8555-555555555555/aaaaaaaa-0000-4000-8000-000000000002', 1, '203.0.113.1'), 'ok',
+select is(pg_temp.reserve('55555555-5555-4555-8555-555555555555/aaaaaaaa-0000-4000-8000-000000000002', 1, '203.0.113.1'), 'ok',
   'an hour later the /24 may upload again');
 
--- The global cap.
-update private.attachment_limits set global_bytes = 8000;
-select is(pg_temp.may_upload('66666666-6666-4666-8666-666666666666/aaaaaaaa-0000-4000-8000-000000000001', 4000, null),
-  '42501 The contact form is receiving too many files right now. Try again later.',
-  'over the global bytes of the window (5 000 stored this hour + 4 000), whatever the network');
+-- Unfinished uploads count: a network cannot park more than its cap in uploads it never finishes.
+select is(pg_temp.reserve('56565656-5656-4656-8656-565656565656/aaaaaaaa-0000-4000-8000-000000000001', 6000, '198.18.7.1'), 'ok',
+  'an upload of 6 000 bytes starts from 198.18.7.0/24, and never finishes');
+select is(pg_temp.reserve('57575757-5757-4757-8757-575757575757/aaaaaaaa-0000-4000-8000-000000000001', 6000, '198.18.7.2'),
+  '429 attachment_network_limit Too many files from this network. Try again later.',
+  'a second one of 6 000 bytes from that /24 is refused: the first counts while unfinished');
+select is(pg_temp.reserve('56565656-5656-4656-8656-565656565656/aaaaaaaa-0000-4000-8000-000000000001', 6000, '198.18.7.1'), 'ok',
+  'the first, tried again, still fits (its own reservation is replaced, not added)');
+update private.attachment_reservations set reserved_at = now() - interval '61 minutes' where name like '56565656-%';
+select is(pg_temp.may_upload('56565656-5656-4656-8656-565656565656/aaaaaaaa-0000-4000-8000-000000000001', 6000, '198.18.7.1'),
+  '42501 This file was not announced before its upload, or is larger than announced: call reserve_attachment first.',
+  'past upload_expiry (Storage''s resumable uploads expire), the unfinished upload may not go on');
+select is(pg_temp.reserve('57575757-5757-4757-8757-575757575757/aaaaaaaa-0000-4000-8000-000000000001', 6000, '198.18.7.2'), 'ok',
+  '... and no longer counts: the /24 may upload again');
+
+-- The global cap, stored and reserved bytes alike.
+update private.attachment_limits set global_bytes = 15000;
+select is(pg_temp.reserve('66666666-6666-4666-8666-666666666666/aaaaaaaa-0000-4000-8000-000000000001', 7000, null),
+  '429 attachment_global_limit The contact form is receiving too many files right now. Try again later.',
+  'over the global bytes of the window, whatever the network: 5 000 stored this hour, 6 001 reserved, 7 000 more');
+select is(pg_temp.reserve('66666666-6666-4666-8666-666666666666/aaaaaaaa-0000-4000-8000-000000000001', 3999, null), 'ok',
+  '... while 3 999 more fit');
 update private.attachment_limits set global_bytes = 10737418240, network_bytes = 314572800;
+delete from private.attachment_reservations;
 
 -- ---------------------------------------------------------------- nobody else writes, only staff read
 
@@ -260,7 +346,11 @@ select results_eq(
 select is(pg_temp.upload('99999999-9999-4999-8999-999999999999/aaaaaaaa-0000-4000-8000-000000000001', 1000, '198.51.100.7',
   now() - interval '25 hours'), 'ok', 'an upload 25 hours ago whose row never came');
 update private.attachment_rate_events set at = now() - interval '25 hours' where bytes = 4000;
+insert into private.attachment_reservations (name, bytes, reserved_at)
+values ('99999999-9999-4999-8999-999999999999/aaaaaaaa-0000-4000-8000-000000000002', 1000, now() - interval '25 hours');
 select lives_ok($$ select private.purge_contact_submissions() $$, 'the next purge runs');
+select is((select count(*)::int from private.attachment_reservations where reserved_at < now() - interval '24 hours'), 0,
+  'reservations of uploads that never finished are deleted after a day');
 select ok(exists (select from public.pending_attachment_removals() where name like '99999999-%'),
   'the day-old orphan is queued');
 select ok(not exists (select from public.pending_attachment_removals() where name like '11111111-%'),
@@ -274,6 +364,37 @@ select is((select count(*)::int from public.pending_attachment_removals()), 0,
   'once Storage has removed them, the queue is empty');
 select is((select count(*)::int from private.attachment_rate_events where at < now() - interval '24 hours'), 0,
   'upload events older than a day are gone after the purge');
+
+-- ---------------------------------------------------------------- never replaced
+
+-- Two uploads of one new name both pass the permission check (it runs before the first byte);
+-- Storage then writes each row as its superuser with an upsert. The second is refused.
+select is(pg_temp.reserve('abababab-abab-4bab-8bab-abababababab/aaaaaaaa-0000-4000-8000-000000000001', 700), 'ok',
+  'two uploads of one new name are announced (the second replaces the first''s reservation)');
+select is(pg_temp.may_upload('abababab-abab-4bab-8bab-abababababab/aaaaaaaa-0000-4000-8000-000000000001', 700), 'ok',
+  'one of two uploads of one new name passes the check while the other is in flight');
+select is(pg_temp.upload('abababab-abab-4bab-8bab-abababababab/aaaaaaaa-0000-4000-8000-000000000001', 500), 'ok',
+  'the other passes it too and is stored first');
+select throws_ok(
+  $$ insert into storage.objects (bucket_id, name, version, metadata)
+     values ('contact-attachments', 'abababab-abab-4bab-8bab-abababababab/aaaaaaaa-0000-4000-8000-000000000001', 'v2',
+             '{"size":700,"mimetype":"application/octet-stream"}')
+     on conflict (bucket_id, name) do update set version = excluded.version, metadata = excluded.metadata $$,
+  '23505', 'The object already exists: a stored file is never replaced.',
+  'Storage''s upsert of the second, as its superuser, is refused (409 Duplicate)'
+);
+select results_eq(
+  $$ select version, metadata ->> 'size' from storage.objects
+      where name = 'abababab-abab-4bab-8bab-abababababab/aaaaaaaa-0000-4000-8000-000000000001' $$,
+  $$ values ('v1', '500') $$,
+  'the first upload stays as it was stored'
+);
+select throws_ok(
+  $$ update storage.objects set name = 'abababab-abab-4bab-8bab-abababababab/aaaaaaaa-0000-4000-8000-000000000002'
+      where name = 'abababab-abab-4bab-8bab-abababababab/aaaaaaaa-0000-4000-8000-000000000001' $$,
+  '23505', 'The object already exists: a stored file is never replaced.',
+  'nor is a stored object moved or renamed, even by a role that bypasses row level security'
+);
 
 select * from finish();
 rollback;

@@ -5,7 +5,7 @@
 -- runs as one for its own transaction (`postgres` may: it created the role, with CREATEROLE).
 begin;
 
-select plan(67);
+select plan(72);
 
 -- Sealed rows the staff side never looks inside: pg_temp.armor(), pg_temp.key_id().
 \ir fixtures/sealed-row.psql
@@ -106,6 +106,8 @@ select results_eq(
 
 -- A row that was answered two hours ago and is now being worked on.
 select pg_temp.add('aaaaaaa2-0000-4000-8000-000000000002', 'responded', now() - interval '5 hours', now() - interval '2 hours');
+-- And one nobody will answer.
+select pg_temp.add('aaaaaaa4-0000-4000-8000-000000000004', 'new', now() - interval '6 hours');
 
 set local role contact_staff;
 select lives_ok(
@@ -139,6 +141,24 @@ select results_eq(
   $$ select responded_at, completed_at from public.contact_submissions where id = 'aaaaaaa2-0000-4000-8000-000000000002' $$,
   $$ values (now() - interval '2 hours', now()) $$,
   'closing stamps completed_at and keeps responded_at'
+);
+select lives_ok(
+  $$ update public.contact_submissions set status = 'completed' where id = 'aaaaaaa4-0000-4000-8000-000000000004' $$,
+  'new → completed'
+);
+select results_eq(
+  $$ select responded_at, completed_at from public.contact_submissions where id = 'aaaaaaa4-0000-4000-8000-000000000004' $$,
+  $$ values (null::timestamptz, now()) $$,
+  'closing an inquiry nobody answered stamps completed_at and no response'
+);
+select lives_ok(
+  $$ update public.contact_submissions set status = 'engaged' where id = 'aaaaaaa4-0000-4000-8000-000000000004' $$,
+  'a closed, unanswered inquiry reopened as engaged'
+);
+select results_eq(
+  $$ select responded_at, completed_at from public.contact_submissions where id = 'aaaaaaa4-0000-4000-8000-000000000004' $$,
+  $$ values (now(), null::timestamptz) $$,
+  'saying it was answered stamps the response then'
 );
 select throws_ok(
   $$ update public.contact_submissions set status = 'new' where id = 'aaaaaaa2-0000-4000-8000-000000000002' $$,
@@ -188,6 +208,11 @@ select is(
   (select count(*)::int from private.response_log where response_time = interval '3 hours' or response_time = interval '1 day'),
   2,
   'each first response logged its delay (content-free)'
+);
+select is(
+  (select count(*)::int from private.response_log where response_time is null),
+  1,
+  'the inquiry closed unanswered is logged with no delay'
 );
 
 -- ---------------------------------------------------------------- alerts
@@ -284,12 +309,12 @@ reset role;
 delete from private.response_log;
 insert into private.response_log (responded_on, response_time)
 values (current_date, '1 hour'), (current_date, '2 hours'), (current_date, '3 hours'), (current_date, '30 hours'),
-       (current_date - 100, '90 hours');
+       (current_date, null), (current_date - 100, '90 hours');
 set local role contact_staff;
 select results_eq(
-  $$ select responded, p50, p90, within_24h from private.response_times $$,
-  $$ values (4, interval '2 hours 30 minutes', interval '21 hours 54 minutes', 0.750) $$,
-  'response times: median and 90th percentile over the last 90 days, and the share within 24 hours'
+  $$ select responded, p50, p90, within_24h, closed_unanswered from private.response_times $$,
+  $$ values (4, interval '2 hours 30 minutes', interval '21 hours 54 minutes', 0.750, 1) $$,
+  'response times over the last 90 days count answers only; an inquiry closed unanswered is counted apart'
 );
 reset role;
 
@@ -327,7 +352,7 @@ update private.contact_settings set retention_days = 30;
 select is(private.purge_contact_submissions('2026-06-01 12:00Z'), 2, 'the retention cap comes from the settings row (30 days: the 89- and 60-day-old rows go)');
 select is(
   (select count(*)::int from public.contact_submissions where id::text like 'aaaaaaa%'),
-  3,
+  4,
   'rows of today are untouched by a purge at an earlier time'
 );
 select is(

@@ -20,38 +20,29 @@
  *
  * Writes bench-results/attachments.json; exits 1 if a target is missed.
  */
-import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { chromium, expect, type CDPSession, type Page } from '@playwright/test'
-import { preview } from 'vite'
+import { expect, type CDPSession, type Page } from '@playwright/test'
 import { attachmentsFieldCopy } from '../../src/features/contact/attachments-copy'
 import { attachedFilesCopy } from '../../src/features/contact/attached-files-copy'
 import { SEAL_MEASURE } from '../../src/features/contact/submit-browser'
-import { startLocalBackend } from '../../supabase/local/local-backend'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
 import {
   contactForm,
   FILE_ENGINE_CHUNK,
   fillContactForm,
   HASH_WORKER_SCRIPT,
 } from '../support/contact-form'
+import { CPU_SLOWDOWN, median, withSiteBench, writeResults } from './harness'
 
 const attachmentsCopy = { ...attachmentsFieldCopy, ...attachedFilesCopy }
 
 const MB = 1024 * 1024
 const FILE_BYTES = 25 * MB
-const CPU_SLOWDOWN = 4
-const API_PORT = 54381
-const SITE_PORT = 4198
+const PORTS = { api: 54381, site: 4198 }
 const TARGET_HEAP_GROWTH = 64 * MB
 const TARGET_SEAL_MB_PER_S = 20
 const SEAL_RUNS = Number(process.env.BENCH_SEAL_RUNS ?? 5)
-
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN
 
 /** The JavaScript heap, and the heap with the ArrayBuffers' backing stores (WebAssembly memory too). */
 async function memoryUsed(cdp: CDPSession): Promise<{ heap: number; withBuffers: number }> {
@@ -119,99 +110,64 @@ async function sendWithFile(
 }
 
 async function main() {
-  const work = await mkdtemp(join(tmpdir(), 'bench-attachments-'))
-  const backendDir = join(work, 'backend')
-  const outDir = join(work, 'dist')
-  const file = join(work, 'deck.pdf')
-  await writeFile(file, randomBytes(FILE_BYTES))
-  const backend = await startLocalBackend({ apiPort: API_PORT, dbPort: null, backendDir })
   const misses: string[] = []
   const report: Record<string, unknown> = {}
-  try {
-    // VITE_BENCH_HOOKS: the hashing worker slows itself as DevTools slows the page (below).
-    const env = {
-      ...process.env,
-      VITE_SUPABASE_URL: backend.url,
-      LOCAL_BACKEND_DIR: backendDir,
-      VITE_BENCH_HOOKS: 'true',
-    }
-    const vite = (...args: string[]) =>
-      execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', ...args], {
-        env,
-        stdio: 'inherit',
-      })
-    vite('--ssr', 'src/app/entry-prerender.tsx')
-    vite('--outDir', outDir)
-    const server = await preview({
-      build: { outDir },
-      preview: { host: '127.0.0.1', port: SITE_PORT, strictPort: true },
-      logLevel: 'warn',
+  // VITE_BENCH_HOOKS: the hashing worker slows itself as DevTools slows the page (below).
+  const hooks = async () => ({ VITE_BENCH_HOOKS: 'true' })
+  await withSiteBench('attachments', PORTS, hooks, async ({ backend, work, browser, port }) => {
+    const file = join(work, 'deck.pdf')
+    await writeFile(file, randomBytes(FILE_BYTES))
+    const page = await browser.newPage()
+    const engineChunks: string[] = []
+    const hashWorkers: string[] = []
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname
+      if (FILE_ENGINE_CHUNK.test(path)) engineChunks.push(path)
+      if (HASH_WORKER_SCRIPT.test(path)) hashWorkers.push(path)
     })
-    try {
-      const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
-      try {
-        const page = await browser.newPage()
-        const engineChunks: string[] = []
-        const hashWorkers: string[] = []
-        page.on('request', (request) => {
-          const path = new URL(request.url()).pathname
-          if (FILE_ENGINE_CHUNK.test(path)) engineChunks.push(path)
-          if (HASH_WORKER_SCRIPT.test(path)) hashWorkers.push(path)
-        })
-        const cdp = await page.context().newCDPSession(page)
-        await cdp.send('Performance.enable')
-        await page.goto(`http://127.0.0.1:${SITE_PORT}/contact`)
-        await expect(contactForm(page).name).toBeEnabled()
-        await contactForm(page).name.focus()
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('Performance.enable')
+    await page.goto(`http://127.0.0.1:${port}/contact`)
+    await expect(contactForm(page).name).toBeEnabled()
+    await contactForm(page).name.focus()
 
-        // Memory: at full speed, the whole send (seal and upload).
-        const objects = async () => {
-          const [row] = await backend.db.query<{ n: number }>(
-            "select count(*)::int as n from storage.objects where bucket_id = 'contact-attachments'",
-            [],
-          )
-          return row?.n ?? 0
-        }
-        const memory = await sendWithFile(page, cdp, file, 0, objects)
-        report.heapGrowthMB = +(memory.heapGrowth / MB).toFixed(1)
-        report.withBuffersGrowthMB = +(memory.withBuffersGrowth / MB).toFixed(1)
-        report.fullSpeedSealMBps = +(FILE_BYTES / MB / (memory.sealMs / 1000)).toFixed(1)
-        report.engine = engineChunks.length > 0 ? 'wasm' : 'pure-js'
-        report.hashedIn = hashWorkers.length > 0 ? 'a worker' : 'the page'
-        if (!(memory.heapGrowth <= TARGET_HEAP_GROWTH))
-          misses.push(`the heap grew by ${report.heapGrowthMB} MB, over 64 MB`)
-
-        // Throughput: the CPU slowed 4x, the median of SEAL_RUNS sends.
-        await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
-        // DevTools cannot throttle a worker: the hashing worker is told to take as long itself.
-        await page.evaluate((rate) => {
-          ;(globalThis as { benchCpuSlowdown?: number }).benchCpuSlowdown = rate
-        }, CPU_SLOWDOWN)
-        const slowed = []
-        for (let run = 1; run <= SEAL_RUNS; run += 1) {
-          slowed.push(await sendWithFile(page, cdp, file, run, objects))
-        }
-        const sealMs = median(slowed.map((send) => send.sealMs))
-        const rate = FILE_BYTES / MB / (sealMs / 1000)
-        report.slowedSealMs = slowed.map((send) => Math.round(send.sealMs))
-        report.slowedSealMBps = +rate.toFixed(1)
-        report.slowedHeapGrowthMB = +(
-          Math.max(...slowed.map((send) => send.heapGrowth)) / MB
-        ).toFixed(1)
-        if (!(rate >= TARGET_SEAL_MB_PER_S))
-          misses.push(
-            `sealing ran at ${report.slowedSealMBps} MB/s with the CPU slowed 4x (median)`,
-          )
-      } finally {
-        await browser.close()
-      }
-    } finally {
-      await new Promise<void>((done) => server.httpServer.close(() => done()))
+    // Memory: at full speed, the whole send (seal and upload).
+    const objects = async () => {
+      const [row] = await backend.db.query<{ n: number }>(
+        "select count(*)::int as n from storage.objects where bucket_id = 'contact-attachments'",
+        [],
+      )
+      return row?.n ?? 0
     }
-  } finally {
-    await backend.close()
-    await rm(work, { recursive: true, force: true })
-  }
+    const memory = await sendWithFile(page, cdp, file, 0, objects)
+    report.heapGrowthMB = +(memory.heapGrowth / MB).toFixed(1)
+    report.withBuffersGrowthMB = +(memory.withBuffersGrowth / MB).toFixed(1)
+    report.fullSpeedSealMBps = +(FILE_BYTES / MB / (memory.sealMs / 1000)).toFixed(1)
+    report.engine = engineChunks.length > 0 ? 'wasm' : 'pure-js'
+    report.hashedIn = hashWorkers.length > 0 ? 'a worker' : 'the page'
+    if (!(memory.heapGrowth <= TARGET_HEAP_GROWTH))
+      misses.push(`the heap grew by ${report.heapGrowthMB} MB, over 64 MB`)
+
+    // Throughput: the CPU slowed 4x, the median of SEAL_RUNS sends.
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
+    // DevTools cannot throttle a worker: the hashing worker is told to take as long itself.
+    await page.evaluate((rate) => {
+      ;(globalThis as { benchCpuSlowdown?: number }).benchCpuSlowdown = rate
+    }, CPU_SLOWDOWN)
+    const slowed = []
+    for (let run = 1; run <= SEAL_RUNS; run += 1) {
+      slowed.push(await sendWithFile(page, cdp, file, run, objects))
+    }
+    const sealMs = median(slowed.map((send) => send.sealMs))
+    const rate = FILE_BYTES / MB / (sealMs / 1000)
+    report.slowedSealMs = slowed.map((send) => Math.round(send.sealMs))
+    report.slowedSealMBps = +rate.toFixed(1)
+    report.slowedHeapGrowthMB = +(Math.max(...slowed.map((send) => send.heapGrowth)) / MB).toFixed(
+      1,
+    )
+    if (!(rate >= TARGET_SEAL_MB_PER_S))
+      misses.push(`sealing ran at ${report.slowedSealMBps} MB/s with the CPU slowed 4x (median)`)
+  })
   report.targets = {
     heapGrowthMB: 64,
     slowedSealMBps: TARGET_SEAL_MB_PER_S,
@@ -219,8 +175,7 @@ async function main() {
     slowedRuns: SEAL_RUNS,
   }
   console.table(report)
-  await mkdir('bench-results', { recursive: true })
-  await writeFile('bench-results/attachments.json', `${JSON.stringify(report, null, 2)}\n`)
+  await writeResults('attachments', report)
   if (misses.length > 0) {
     console.error(`Attachment budgets missed:\n- ${misses.join('\n- ')}`)
     process.exit(1)

@@ -4,7 +4,7 @@
  *
  * - The signed-out page loads at most 140 KB gzip of JavaScript, and Lighthouse (mobile defaults,
  *   5 runs, medians) gives it accessibility and best practices 100; its performance score and
- *   LCP are printed, not held to a target (src/inbox/DECISION-first-paint.md).
+ *   LCP are printed, not held to a target (src/decisions/034-inbox-first-paint.md).
  * - With the CPU slowed 4x (Chromium's throttling), median of 5 reloads: unlocking with the
  *   passphrase (scrypt 2^16) takes at most 2 s from "Unlock" to the list's heading, and the 200
  *   rows are fetched, opened and listed at most 1 s after that.
@@ -15,41 +15,33 @@
  *
  * Writes bench-results/inbox.json; exits 1 if a target is missed.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
 import { randomUUID } from 'node:crypto'
-import { chromium, expect, type Page } from '@playwright/test'
+import { expect, type Page } from '@playwright/test'
 import * as chromeLauncher from 'chrome-launcher'
-import { build, preview } from 'vite'
 import { copy } from '../../src/inbox/content/copy'
 import { sealSubmission } from '../../src/features/contact/sealing/seal-submission'
 import { buildDocument } from '../../src/shared/submission/sealed-document'
 import { NIGHT_OWL } from '../../src/shared/submission/submission-test-fixtures'
-import { totpCode } from '../../supabase/local/auth/totp'
 import { ensureDevIdentity } from '../../supabase/local/dev-identity'
-import { startLocalBackend } from '../../supabase/local/local-backend'
-import { runStaff } from '../../supabase/staff/staff-command'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
 import { sum, weighPage } from '../support/page-weight'
+import { waitForInbox } from '../support/staff-inbox'
 import {
-  enterCode,
-  importKey,
-  setupKey,
-  signIn,
-  STAFF_PASSWORD,
-  unlock,
-  waitForInbox,
-} from '../support/staff-inbox'
-import { audit, median } from './lighthouse-audit'
+  type BenchBackend,
+  benchRuns,
+  CPU_SLOWDOWN,
+  median,
+  reportMisses,
+  signInWithDevIdentity,
+  timeUnlock,
+  withInboxBench,
+  writeResults,
+} from './harness'
+import { audit } from './lighthouse-audit'
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 5)
+const RUNS = benchRuns(5)
 const ROWS = 200
-const CPU_SLOWDOWN = 4
-// E2E_PORT_OFFSET moves the ports as it moves the browser tests' (tests/support/ports.ts).
-const OFFSET = Number(process.env.E2E_PORT_OFFSET ?? 0)
-const API_PORT = 54361 + OFFSET
-const INBOX_PORT = 4196 + OFFSET
+const PORTS = { api: 54361, inbox: 4196 }
 const TARGETS = {
   firstScreenJsGzip: 140 * 1024,
   accessibility: 100,
@@ -60,10 +52,8 @@ const TARGETS = {
 }
 
 /** 200 inquiries sealed to the backend's development identity, as the public form seals them. */
-async function seedInquiries(
-  query: (sql: string, params: unknown[]) => Promise<unknown>,
-  backendDir: string,
-) {
+async function seedInquiries({ backend, backendDir }: BenchBackend) {
+  const query = (sql: string, params: unknown[]) => backend.db.query(sql, params)
   const { recipient } = await ensureDevIdentity(backendDir)
   for (let index = 0; index < ROWS; index += 1) {
     const id = randomUUID()
@@ -125,168 +115,92 @@ async function timeTrustedOpen(page: Page, url: string): Promise<TrustedOpen> {
   return { unlockScreenMs: Math.round(marks.unlockScreen), headings: marks.headings }
 }
 
-/**
- * Times one unlock in the page itself: from the Unlock form's submit to the list's heading, and
- * from there to the last of the rows on screen.
- */
-async function timeUnlock(page: Page): Promise<{ unlockMs: number; listMs: number }> {
-  await page.evaluate(
-    ({ heading, allOpen }) => {
-      const times: Record<string, number> = {}
-      ;(window as unknown as { benchTimes: Record<string, number> }).benchTimes = times
-      document.addEventListener('submit', () => (times.submit ??= performance.now()), true)
-      new MutationObserver(() => {
-        const h1 = [...document.querySelectorAll('h1')].some((h) => h.textContent === heading)
-        if (h1) times.open ??= performance.now()
-        // Every row opened: the count under the search says so (the list shows 50 at a time).
-        if (document.querySelector('[data-testid="list-count"]')?.textContent === allOpen)
-          times.listed ??= performance.now()
-      }).observe(document.body, { childList: true, subtree: true, characterData: true })
-    },
-    { heading: copy.list.heading, allOpen: copy.list.matching(ROWS, ROWS) },
-  )
-  await unlock(page)
-  await page.waitForFunction(
-    () => (window as unknown as { benchTimes: Record<string, number> }).benchTimes.listed,
-    undefined,
-    { timeout: 60_000 },
-  )
-  const times = await page.evaluate(
-    () => (window as unknown as { benchTimes: Record<string, number> }).benchTimes,
-  )
-  return {
-    unlockMs: Math.round((times.open ?? NaN) - (times.submit ?? NaN)),
-    listMs: Math.round((times.listed ?? NaN) - (times.open ?? NaN)),
-  }
-}
-
 async function main() {
-  const work = await mkdtemp(join(tmpdir(), 'bench-inbox-'))
-  const backendDir = join(work, 'backend')
-  const outDir = join(work, 'dist-inbox')
-  const backend = await startLocalBackend({ apiPort: API_PORT, dbPort: null, backendDir })
   const misses: string[] = []
   const report: Record<string, unknown> = {}
-  try {
-    await seedInquiries((sql, params) => backend.db.query(sql, params), backendDir)
-    process.env.VITE_SUPABASE_URL = backend.url
-    await build({
-      configFile: resolve('src/inbox/vite.config.ts'),
-      build: { outDir },
-      logLevel: 'warn',
-    })
-    const server = await preview({
-      configFile: resolve('src/inbox/vite.config.ts'),
-      build: { outDir },
-      preview: { host: '127.0.0.1', port: INBOX_PORT, strictPort: true },
-      logLevel: 'warn',
-    })
-    const base = `http://127.0.0.1:${INBOX_PORT}/`
-    try {
-      const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
-      try {
-        const weighing = await browser.newPage()
-        const weights = await weighPage(weighing, base, outDir)
-        await weighing.close()
-        report.firstScreenJsGzipKB = +(sum(weights, 'js', 'gzip') / 1024).toFixed(1)
-        if (sum(weights, 'js', 'gzip') > TARGETS.firstScreenJsGzip)
-          misses.push(`first screen: ${report.firstScreenJsGzipKB} KB gzip of JavaScript`)
+  await withInboxBench('inbox', PORTS, seedInquiries, async (bench) => {
+    const { browser } = bench
+    const base = `http://127.0.0.1:${bench.port}/`
+    const weighing = await browser.newPage()
+    const weights = await weighPage(weighing, base, bench.outDir)
+    await weighing.close()
+    report.firstScreenJsGzipKB = +(sum(weights, 'js', 'gzip') / 1024).toFixed(1)
+    if (sum(weights, 'js', 'gzip') > TARGETS.firstScreenJsGzip)
+      misses.push(`first screen: ${report.firstScreenJsGzipKB} KB gzip of JavaScript`)
 
-        const email = `bench-${randomUUID().slice(0, 8)}@example.com`
-        await runStaff(['add', email, '--password', STAFF_PASSWORD], {
-          env: { SUPABASE_URL: backend.url, SUPABASE_SERVICE_ROLE_KEY: backend.serviceRoleKey },
-          output: { out: () => {}, err: () => {} },
-        })
-        const context = await browser.newContext()
-        const page = await context.newPage()
-        await page.goto(base)
-        await waitForInbox(page)
-        // A trusted device: the session is kept for the new pages timed below.
-        await page.getByLabel(copy.signIn.keepSignedIn).check()
-        await signIn(page, email)
-        await enterCode(page, totpCode(await setupKey(page)))
-        await importKey(page, {
-          secret: await readFile(join(backendDir, 'dev-identity.txt'), 'utf8'),
-        })
-        await expect(page.getByTestId('list-count')).toHaveText(copy.list.matching(ROWS, ROWS), {
-          timeout: 30_000,
-        })
+    // A trusted device: the session is kept for the new pages timed below.
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    await page.goto(base)
+    await waitForInbox(page)
+    await signInWithDevIdentity(page, bench, { rows: ROWS, timeout: 30_000, trusted: true })
 
-        const cdp = await page.context().newCDPSession(page)
-        await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
-        const unlocks: { unlockMs: number; listMs: number }[] = []
-        for (let run = 0; run < RUNS; run += 1) {
-          await page.reload()
-          await expect(page.getByRole('heading', { name: copy.key.unlockHeading })).toBeVisible()
-          unlocks.push(await timeUnlock(page))
-        }
-        report.unlockMs = median(unlocks.map((run) => run.unlockMs))
-        report.listMs = median(unlocks.map((run) => run.listMs))
-        report.unlockRuns = unlocks
-        if ((report.unlockMs as number) > TARGETS.unlockMs)
-          misses.push(`unlock took ${report.unlockMs} ms at ${CPU_SLOWDOWN}x CPU`)
-        if ((report.listMs as number) > TARGETS.listMs)
-          misses.push(`${ROWS} rows took ${report.listMs} ms to list at ${CPU_SLOWDOWN}x CPU`)
-
-        const opens: TrustedOpen[] = []
-        for (let run = 0; run < RUNS; run += 1) {
-          const tab = await context.newPage()
-          opens.push(await timeTrustedOpen(tab, base))
-          await tab.close()
-        }
-        report.trustedUnlockScreenMs = median(opens.map((run) => run.unlockScreenMs))
-        report.trustedRuns = opens
-        if ((report.trustedUnlockScreenMs as number) > TARGETS.trustedUnlockScreenMs)
-          misses.push(
-            `a trusted device's new page reached its unlock screen in ${report.trustedUnlockScreenMs} ms`,
-          )
-        const detours = opens.filter((run) => run.headings.join() !== copy.key.unlockHeading)
-        if (detours.length > 0)
-          misses.push(`a trusted device's new page drew ${JSON.stringify(detours[0]!.headings)}`)
-      } finally {
-        await browser.close()
-      }
-
-      const chrome = await chromeLauncher.launch({
-        chromePath: CHROMIUM_PATH,
-        chromeFlags: CHROMIUM_ARGS,
-        logLevel: 'silent',
-      })
-      try {
-        const runs = []
-        for (let run = 0; run < RUNS; run += 1) runs.push(await audit(base, chrome.port))
-        for (const category of ['performance', 'accessibility', 'best-practices'] as const) {
-          const score = median(runs.map((run) => run.scores[category]))
-          report[category] = score
-          if (category !== 'performance' && score < TARGETS[category])
-            misses.push(`Lighthouse ${category} ${score}`)
-        }
-        report.lcpMs = Math.round(median(runs.map((run) => run.lcp)))
-        report.tbtMs = Math.round(median(runs.map((run) => run.tbt)))
-      } finally {
-        await chrome.kill()
-      }
-    } finally {
-      await new Promise<void>((done) => server.httpServer.close(() => done()))
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
+    const unlocks: { unlockMs: number; listMs: number }[] = []
+    for (let run = 0; run < RUNS; run += 1) {
+      await page.reload()
+      await expect(page.getByRole('heading', { name: copy.key.unlockHeading })).toBeVisible()
+      const { submit, open, all } = await timeUnlock(page, ROWS, 60_000)
+      unlocks.push({ unlockMs: Math.round(open - submit), listMs: Math.round(all - open) })
     }
-  } finally {
-    await backend.close()
-    await rm(work, { recursive: true, force: true })
-  }
+    report.unlockMs = median(unlocks.map((run) => run.unlockMs))
+    report.listMs = median(unlocks.map((run) => run.listMs))
+    report.unlockRuns = unlocks
+    if ((report.unlockMs as number) > TARGETS.unlockMs)
+      misses.push(`unlock took ${report.unlockMs} ms at ${CPU_SLOWDOWN}x CPU`)
+    if ((report.listMs as number) > TARGETS.listMs)
+      misses.push(`${ROWS} rows took ${report.listMs} ms to list at ${CPU_SLOWDOWN}x CPU`)
+
+    const opens: TrustedOpen[] = []
+    for (let run = 0; run < RUNS; run += 1) {
+      const tab = await context.newPage()
+      opens.push(await timeTrustedOpen(tab, base))
+      await tab.close()
+    }
+    report.trustedUnlockScreenMs = median(opens.map((run) => run.unlockScreenMs))
+    report.trustedRuns = opens
+    if ((report.trustedUnlockScreenMs as number) > TARGETS.trustedUnlockScreenMs)
+      misses.push(
+        `a trusted device's new page reached its unlock screen in ${report.trustedUnlockScreenMs} ms`,
+      )
+    const detours = opens.filter((run) => run.headings.join() !== copy.key.unlockHeading)
+    if (detours.length > 0)
+      misses.push(`a trusted device's new page drew ${JSON.stringify(detours[0]!.headings)}`)
+
+    const chrome = await chromeLauncher.launch({
+      chromePath: CHROMIUM_PATH,
+      chromeFlags: CHROMIUM_ARGS,
+      logLevel: 'silent',
+    })
+    try {
+      const runs = []
+      for (let run = 0; run < RUNS; run += 1) runs.push(await audit(base, chrome.port))
+      for (const category of ['performance', 'accessibility', 'best-practices'] as const) {
+        const score = median(runs.map((run) => run.scores[category]))
+        report[category] = score
+        if (category !== 'performance' && score < TARGETS[category])
+          misses.push(`Lighthouse ${category} ${score}`)
+      }
+      report.lcpMs = Math.round(median(runs.map((run) => run.lcp)))
+      report.tbtMs = Math.round(median(runs.map((run) => run.tbt)))
+    } finally {
+      await chrome.kill()
+    }
+  })
 
   const { unlockRuns, trustedRuns, ...summary } = report
   console.table([summary])
   console.log('unlock runs (ms):', JSON.stringify(unlockRuns))
   console.log('trusted device, new page to the unlock screen:', JSON.stringify(trustedRuns))
-  await mkdir('bench-results', { recursive: true })
-  await writeFile(
-    'bench-results/inbox.json',
-    `${JSON.stringify({ runs: RUNS, rows: ROWS, cpuSlowdown: CPU_SLOWDOWN, targets: TARGETS, report }, null, 2)}\n`,
-  )
-  if (misses.length) {
-    console.log(`Inbox targets missed:\n  ${misses.join('\n  ')}`)
-    process.exitCode = 1
-  } else console.log('Inbox targets met.')
+  await writeResults('inbox', {
+    runs: RUNS,
+    rows: ROWS,
+    cpuSlowdown: CPU_SLOWDOWN,
+    targets: TARGETS,
+    report,
+  })
+  reportMisses('Inbox', misses)
 }
 
 await main()

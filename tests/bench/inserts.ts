@@ -19,7 +19,6 @@
  * if the target is missed.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
-import { mkdir, writeFile } from 'node:fs/promises'
 import { armor, Encrypter } from 'age-encryption'
 import pg from 'pg'
 import { openPostgresDatabase } from '../../supabase/local/db/postgres'
@@ -28,6 +27,7 @@ import { migrate } from '../../supabase/local/migrations'
 import { MIGRATIONS_DIR } from '../../supabase/local/paths'
 import { startRealPostgrest } from '../../supabase/local/rest/real-postgrest'
 import { createThrowawayDatabase } from '../../supabase/local/test-support'
+import { writeResults } from './harness'
 
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 50)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20)
@@ -145,8 +145,7 @@ async function main(): Promise<void> {
     )
     console.log(`  latency p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`)
     console.log(`  refused: ${Object.keys(refused).length ? JSON.stringify(refused) : 'none'}`)
-    await mkdir('bench-results', { recursive: true })
-    await writeFile('bench-results/inserts.json', `${JSON.stringify(result, null, 2)}\n`)
+    await writeResults('inserts', result)
     const met = stored === measured.length && measured.length > 0
     console.log(
       met ? 'Target met: every request stored.' : 'Target missed: not every request was stored.',

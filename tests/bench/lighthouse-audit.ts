@@ -17,11 +17,6 @@ export type Run = {
   assets: { path: string; kind: 'js' | 'css' }[]
 }
 
-export const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN
-}
-
 /**
  * How the slow phone is made: `simulate` (Lighthouse's default: the page loads at full speed and
  * Lantern computes the metrics for a slow 4G phone from its graph of requests and tasks), or

@@ -9,7 +9,7 @@
  * the same build (every <script> and modulepreload stripped from its HTML), and the LCP ratio
  * with/without scripts is printed beside the route's figures (target: at most 1.1).
  */
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import * as chromeLauncher from 'chrome-launcher'
@@ -17,14 +17,15 @@ import { preview } from 'vite'
 import { isListed, siteRoutes } from '../../src/config/routes'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
 import { fileWeight, sum } from '../support/page-weight'
-import { audit, median, type Run } from './lighthouse-audit'
+import { benchRuns, median, writeResults } from './harness'
+import { audit, type Run } from './lighthouse-audit'
 
 /**
  * Five, not three: Lighthouse's simulated LCP for these pages falls on one of two values about
  * 150 ms apart (one simulated round trip), with or without scripts alike, so with three runs one
  * stray run in either variant moves a route's ratio by ±0.12.
  */
-const RUNS = Number(process.env.BENCH_RUNS ?? 5)
+const RUNS = benchRuns(5)
 // BENCH_ROUTES=/,/privacy measures some routes only (a closer look at one, with more runs).
 const ROUTES = process.env.BENCH_ROUTES
   ? siteRoutes.filter((route) => process.env.BENCH_ROUTES?.split(',').includes(route.path))
@@ -159,11 +160,7 @@ async function main() {
   }
 
   console.table(report)
-  await mkdir('bench-results', { recursive: true })
-  await writeFile(
-    'bench-results/lighthouse.json',
-    `${JSON.stringify({ runs: RUNS, targets: TARGETS, report }, null, 2)}\n`,
-  )
+  await writeResults('lighthouse', { runs: RUNS, targets: TARGETS, report })
   if (misses.length) {
     console.log(`Targets missed:\n  ${misses.join('\n  ')}`)
     process.exitCode = 1

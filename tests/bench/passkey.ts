@@ -20,30 +20,27 @@
  *
  * Writes bench-results/passkey.json; exits 1 if a target is missed.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { randomUUID } from 'node:crypto'
-import { chromium, expect, type Page } from '@playwright/test'
-import { build, preview } from 'vite'
+import { expect, type Page } from '@playwright/test'
 import { copy } from '../../src/inbox/content/copy'
-import { totpCode } from '../../supabase/local/auth/totp'
-import { startLocalBackend } from '../../supabase/local/local-backend'
-import { runStaff } from '../../supabase/staff/staff-command'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
-import { enterCode, importKey, setupKey, STAFF_PASSWORD } from '../support/staff-inbox'
 import { addPrfAuthenticator } from '../support/passkeys'
 import { inboxLink } from '../../supabase/functions/_shared/staff-alert-contract'
 import { referenceOf } from '../../src/shared/conversation/reference'
-import { median } from './lighthouse-audit'
+import {
+  type BenchBackend,
+  benchRuns,
+  benchTimesAfter,
+  CPU_SLOWDOWN,
+  median,
+  recordLongTasks,
+  reportMisses,
+  signInWithDevIdentity,
+  withInboxBench,
+  writeResults,
+} from './harness'
 import { seedInquiries } from './seed-inquiries'
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 5)
-const CPU_SLOWDOWN = 4
-// E2E_PORT_OFFSET moves the ports as it moves the browser tests' (tests/support/ports.ts).
-const OFFSET = Number(process.env.E2E_PORT_OFFSET ?? 0)
-const API_PORT = 54363 + OFFSET
-const INBOX_PORT = 4197 + OFFSET
+const RUNS = benchRuns(5)
+const PORTS = { api: 54363, inbox: 4197 }
 const TARGET_MS = 500
 const ALERT_TARGET_MS = 1500
 const ROWS = 200
@@ -60,14 +57,7 @@ async function timePasskeyUnlock(page: Page): Promise<number> {
     }).observe(document.body, { childList: true, subtree: true })
   }, copy.list.heading)
   await page.getByRole('button', { name: copy.key.passkeyUnlock }).click()
-  await page.waitForFunction(
-    () => (window as unknown as { benchTimes: Record<string, number> }).benchTimes.open,
-    undefined,
-    { timeout: 30_000 },
-  )
-  const times = await page.evaluate(
-    () => (window as unknown as { benchTimes: Record<string, number> }).benchTimes,
-  )
+  const times = await benchTimesAfter(page, 'open', 30_000)
   return Math.round((times.open ?? NaN) - (times.click ?? NaN))
 }
 
@@ -90,15 +80,11 @@ type AlertRun = {
  * beside its reference (`Ref. 1a2b3c4d`) in the page.
  */
 async function timeAlertLink(page: Page, name: string, reference: string): Promise<AlertRun> {
+  const longTasks = await recordLongTasks(page)
   await page.evaluate(
     ({ name, reference }) => {
       const times: Record<string, number> = {}
-      const tasks: { start: number; duration: number }[] = []
-      Object.assign(window, { benchTimes: times, benchTasks: tasks })
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries())
-          tasks.push({ start: entry.startTime, duration: entry.duration })
-      }).observe({ type: 'longtask' })
+      ;(window as unknown as { benchTimes: Record<string, number> }).benchTimes = times
       document.addEventListener('click', () => (times.click ??= performance.now()), true)
       new MutationObserver(() => {
         if (times.click === undefined) return
@@ -111,26 +97,18 @@ async function timeAlertLink(page: Page, name: string, reference: string): Promi
     { name, reference },
   )
   await page.getByRole('button', { name: copy.key.passkeyUnlock }).click()
-  await page.waitForFunction(
-    () => (window as unknown as { benchTimes: Record<string, number> }).benchTimes.inquiry,
-    undefined,
-    { timeout: 60_000 },
-  )
-  const { times, tasks, requests } = await page.evaluate(() => {
-    const w = window as unknown as {
-      benchTimes: Record<string, number>
-      benchTasks: { start: number; duration: number }[]
-    }
-    const requests = performance
+  const times = await benchTimesAfter(page, 'inquiry', 60_000)
+  const tasks = await longTasks()
+  const requests = await page.evaluate(() =>
+    performance
       .getEntriesByType('resource')
       .filter((entry) => /\/(rest|auth)\/v1\/|\/assets\/.*\.js$/.test(entry.name))
       .map((entry) => ({
         path: new URL(entry.name).pathname + new URL(entry.name).search,
         start: entry.startTime,
         duration: entry.duration,
-      }))
-    return { times: w.benchTimes, tasks: w.benchTasks, requests }
-  })
+      })),
+  )
   const { click = NaN, unlocked = NaN, inquiry = NaN } = times
   return {
     unlockToInquiryMs: Math.round(inquiry - unlocked),
@@ -149,92 +127,50 @@ async function timeAlertLink(page: Page, name: string, reference: string): Promi
   }
 }
 
-/** Signs in with "Keep me signed in on this device" ticked: the session is the device's. */
-async function signInTrusted(page: Page, email: string): Promise<void> {
-  await page.getByLabel(copy.signIn.email).fill(email)
-  await page.getByLabel(copy.signIn.password).fill(STAFF_PASSWORD)
-  await page.getByLabel(copy.signIn.keepSignedIn).check()
-  await page.getByRole('button', { name: copy.signIn.submit }).click()
-}
-
 async function main() {
-  const work = await mkdtemp(join(tmpdir(), 'bench-passkey-'))
-  const backendDir = join(work, 'backend')
-  const outDir = join(work, 'dist-inbox')
-  const backend = await startLocalBackend({ apiPort: API_PORT, dbPort: null, backendDir })
   const runs: number[] = []
   const alertRuns: AlertRun[] = []
-  try {
-    // The newest inquiry is the one an alert announces: new, and not among the oldest new ones
-    // the list's first screen shows.
-    const [newest] = await seedInquiries(
-      (sql, params) => backend.db.query(sql, params),
-      backendDir,
-      { rows: ROWS, days: 10 },
-    )
+  // The newest inquiry is the one an alert announces: new, and not among the oldest new ones
+  // the list's first screen shows.
+  let newest = ''
+  const seed = async ({ backend, backendDir }: BenchBackend) => {
+    const ids = await seedInquiries((sql, params) => backend.db.query(sql, params), backendDir, {
+      rows: ROWS,
+      days: 10,
+    })
+    newest = ids[0] ?? ''
     if (!newest) throw new Error('no inquiry seeded')
-    process.env.VITE_SUPABASE_URL = backend.url
-    await build({
-      configFile: resolve('src/inbox/vite.config.ts'),
-      build: { outDir },
-      logLevel: 'warn',
-    })
-    const server = await preview({
-      configFile: resolve('src/inbox/vite.config.ts'),
-      build: { outDir },
-      preview: { host: '127.0.0.1', port: INBOX_PORT, strictPort: true },
-      logLevel: 'warn',
-    })
-    try {
-      const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
-      try {
-        const email = `bench-${randomUUID().slice(0, 8)}@example.com`
-        await runStaff(['add', email, '--password', STAFF_PASSWORD], {
-          env: { SUPABASE_URL: backend.url, SUPABASE_SERVICE_ROLE_KEY: backend.serviceRoleKey },
-          output: { out: () => {}, err: () => {} },
-        })
-        const page = await browser.newPage({ viewport: { width: 375, height: 812 } })
-        const { cdp } = await addPrfAuthenticator(page)
-        // WebAuthn needs a domain: localhost, not 127.0.0.1.
-        const base = `http://localhost:${INBOX_PORT}/`
-        await page.goto(base)
-        await signInTrusted(page, email)
-        await enterCode(page, totpCode(await setupKey(page)))
-        await importKey(
-          page,
-          { secret: await readFile(join(backendDir, 'dev-identity.txt'), 'utf8') },
-          { passkey: true },
-        )
-        await expect(page.getByTestId('list-count')).toHaveText(copy.list.matching(ROWS, ROWS), {
-          timeout: 60_000,
-        })
-
-        await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
-        for (let run = 0; run < RUNS; run += 1) {
-          await page.reload()
-          await expect(page.getByRole('button', { name: copy.key.passkeyUnlock })).toBeVisible()
-          runs.push(await timePasskeyUnlock(page))
-        }
-
-        const link = inboxLink(base, referenceOf(newest)) ?? ''
-        for (let run = 0; run < RUNS; run += 1) {
-          // A new tab of this device: no session in the tab, the device's in localStorage.
-          await page.evaluate(() => sessionStorage.clear())
-          await page.goto(link)
-          await expect(page.getByRole('button', { name: copy.key.passkeyUnlock })).toBeVisible()
-          alertRuns.push(await timeAlertLink(page, 'Bench inquiry 0', referenceOf(newest)))
-          console.log(`alert link run ${run + 1}:`, JSON.stringify(alertRuns.at(-1)))
-        }
-      } finally {
-        await browser.close()
-      }
-    } finally {
-      await new Promise<void>((done) => server.httpServer.close(() => done()))
-    }
-  } finally {
-    await backend.close()
-    await rm(work, { recursive: true, force: true })
   }
+  await withInboxBench('passkey', PORTS, seed, async (bench) => {
+    const page = await bench.browser.newPage({ viewport: { width: 375, height: 812 } })
+    const { cdp } = await addPrfAuthenticator(page)
+    // WebAuthn needs a domain: localhost, not 127.0.0.1.
+    const base = `http://localhost:${bench.port}/`
+    await page.goto(base)
+    await signInWithDevIdentity(page, bench, {
+      rows: ROWS,
+      timeout: 60_000,
+      trusted: true,
+      passkey: true,
+    })
+
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
+    for (let run = 0; run < RUNS; run += 1) {
+      await page.reload()
+      await expect(page.getByRole('button', { name: copy.key.passkeyUnlock })).toBeVisible()
+      runs.push(await timePasskeyUnlock(page))
+    }
+
+    const link = inboxLink(base, referenceOf(newest)) ?? ''
+    for (let run = 0; run < RUNS; run += 1) {
+      // A new tab of this device: no session in the tab, the device's in localStorage.
+      await page.evaluate(() => sessionStorage.clear())
+      await page.goto(link)
+      await expect(page.getByRole('button', { name: copy.key.passkeyUnlock })).toBeVisible()
+      alertRuns.push(await timeAlertLink(page, 'Bench inquiry 0', referenceOf(newest)))
+      console.log(`alert link run ${run + 1}:`, JSON.stringify(alertRuns.at(-1)))
+    }
+  })
 
   const passkeyUnlockMs = median(runs)
   const alert = {
@@ -246,21 +182,13 @@ async function main() {
     { passkeyUnlockMs, ...alert, target: TARGET_MS, alertTarget: ALERT_TARGET_MS, rows: ROWS },
   ])
   console.log('passkey unlock runs (ms):', JSON.stringify(runs))
-  await mkdir('bench-results', { recursive: true })
-  await writeFile(
-    'bench-results/passkey.json',
-    `${JSON.stringify(
-      {
-        runs,
-        cpuSlowdown: CPU_SLOWDOWN,
-        targetMs: TARGET_MS,
-        passkeyUnlockMs,
-        alertLink: { rows: ROWS, targetMs: ALERT_TARGET_MS, ...alert, runs: alertRuns },
-      },
-      null,
-      2,
-    )}\n`,
-  )
+  await writeResults('passkey', {
+    runs,
+    cpuSlowdown: CPU_SLOWDOWN,
+    targetMs: TARGET_MS,
+    passkeyUnlockMs,
+    alertLink: { rows: ROWS, targetMs: ALERT_TARGET_MS, ...alert, runs: alertRuns },
+  })
   const misses: string[] = []
   if (!(passkeyUnlockMs <= TARGET_MS))
     misses.push(`passkey unlock ${passkeyUnlockMs} ms (target ${TARGET_MS})`)
@@ -268,10 +196,7 @@ async function main() {
     misses.push(
       `alert link: the inquiry ${alert.unlockToInquiryMs} ms after the unlock (target ${ALERT_TARGET_MS})`,
     )
-  if (misses.length) {
-    console.log(`Passkey targets missed at ${CPU_SLOWDOWN}x CPU:\n  ${misses.join('\n  ')}`)
-    process.exitCode = 1
-  } else console.log('Passkey targets met.')
+  reportMisses(`Passkey (${CPU_SLOWDOWN}x CPU)`, misses)
 }
 
 await main()

@@ -9,14 +9,10 @@
  *
  * Writes bench-results/replies.json; exits 1 if the target is missed.
  */
-import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { chromium, expect } from '@playwright/test'
+import { readFile } from 'node:fs/promises'
+import { expect } from '@playwright/test'
 import { armor, Encrypter } from 'age-encryption'
-import { preview } from 'vite'
 import { conversationCopy, repliesCopy } from '../../src/features/contact/replies/replies-copy'
 import { deriveReceiptKeys, generateReceipt } from '../../src/shared/conversation/receipt'
 import {
@@ -28,15 +24,18 @@ import { agencySigningSeed, type SigningSeed } from '../../src/shared/crypto/sig
 import { buildDocument, padDocument } from '../../src/shared/submission/sealed-document'
 import { keySetId } from '../../src/shared/submission/sealed-row'
 import { ensureDevIdentity } from '../../supabase/local/dev-identity'
-import { startLocalBackend } from '../../supabase/local/local-backend'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
-import { median } from './lighthouse-audit'
+import {
+  benchRuns,
+  CPU_SLOWDOWN,
+  median,
+  type BenchBackend,
+  withSiteBench,
+  writeResults,
+} from './harness'
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 5)
+const RUNS = benchRuns(5)
 const MESSAGES = 20
-const CPU_SLOWDOWN = 4
-const API_PORT = 54371
-const SITE_PORT = 4197
+const PORTS = { api: 54371, site: 4197 }
 const TARGET_OPEN_MS = 1000
 
 const filler = (length: number) => 'A'.repeat(length)
@@ -108,73 +107,50 @@ async function seedThread(
 }
 
 async function main() {
-  const work = await mkdtemp(join(tmpdir(), 'bench-replies-'))
-  const backendDir = join(work, 'backend')
-  const outDir = join(work, 'dist')
-  const backend = await startLocalBackend({ apiPort: API_PORT, dbPort: null, backendDir })
   const report: Record<string, unknown> = {}
   let missed = false
-  try {
+  let receipt = ''
+  const seed = async ({ backend, backendDir }: BenchBackend) => {
     const { recipient, identityFile } = await ensureDevIdentity(backendDir)
     const secret = (await readFile(identityFile, 'utf8')).match(/^AGE-SECRET-KEY-1\S+$/m)?.[0]
-    const receipt = await seedThread(
+    receipt = await seedThread(
       (sql, params) => backend.db.query(sql, params),
       recipient,
       agencySigningSeed(secret ?? '')!,
     )
-    // Reads are limited per mailbox (60 an hour): the bench opens the thread a few times only.
-    const env = { ...process.env, VITE_SUPABASE_URL: backend.url, LOCAL_BACKEND_DIR: backendDir }
-    const vite = (...args: string[]) =>
-      execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', ...args], {
-        env,
-        stdio: 'inherit',
-      })
-    vite('--ssr', 'src/app/entry-prerender.tsx')
-    vite('--outDir', outDir)
-    const server = await preview({
-      build: { outDir },
-      preview: { host: '127.0.0.1', port: SITE_PORT, strictPort: true },
-      logLevel: 'warn',
-    })
-    try {
-      const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
-      try {
-        const runs: number[] = []
-        for (let run = 0; run < RUNS; run += 1) {
-          const page = await browser.newPage({ viewport: { width: 375, height: 812 } })
-          await page.goto(`http://127.0.0.1:${SITE_PORT}/replies`)
-          const cdp = await page.context().newCDPSession(page)
-          await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
-          await page.getByRole('textbox', { name: repliesCopy.receiptLabel }).fill(receipt)
-          const open = page.getByRole('button', { name: repliesCopy.open })
-          const thread = page.getByRole('list', { name: conversationCopy.threadLabel })
-          const started = Date.now()
-          await open.click()
-          await expect(thread.locator(':scope > li')).toHaveCount(MESSAGES, { timeout: 30_000 })
-          runs.push(Date.now() - started)
-          await page.close()
-        }
-        report.openMs = median(runs)
-        report.runs = runs
-        missed = (report.openMs as number) > TARGET_OPEN_MS
-      } finally {
-        await browser.close()
-      }
-    } finally {
-      await new Promise<void>((done) => server.httpServer.close(() => done()))
-    }
-  } finally {
-    await backend.close()
-    await rm(work, { recursive: true, force: true })
+    return {}
   }
+  // Reads are limited per mailbox (60 an hour): the bench opens the thread a few times only.
+  await withSiteBench('replies', PORTS, seed, async ({ browser, port }) => {
+    const runs: number[] = []
+    for (let run = 0; run < RUNS; run += 1) {
+      const page = await browser.newPage({ viewport: { width: 375, height: 812 } })
+      await page.goto(`http://127.0.0.1:${port}/replies`)
+      const cdp = await page.context().newCDPSession(page)
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
+      await page.getByRole('textbox', { name: repliesCopy.receiptLabel }).fill(receipt)
+      const open = page.getByRole('button', { name: repliesCopy.open })
+      const thread = page.getByRole('list', { name: conversationCopy.threadLabel })
+      const started = Date.now()
+      await open.click()
+      await expect(thread.locator(':scope > li')).toHaveCount(MESSAGES, { timeout: 30_000 })
+      runs.push(Date.now() - started)
+      await page.close()
+    }
+    report.openMs = median(runs)
+    report.runs = runs
+    missed = (report.openMs as number) > TARGET_OPEN_MS
+  })
 
   console.table([{ messages: MESSAGES, cpuSlowdown: CPU_SLOWDOWN, ...report, runs: undefined }])
   console.log('open runs (ms):', JSON.stringify(report.runs))
-  await mkdir('bench-results', { recursive: true })
-  await writeFile(
-    'bench-results/replies.json',
-    `${JSON.stringify({ runs: RUNS, messages: MESSAGES, cpuSlowdown: CPU_SLOWDOWN, targetOpenMs: TARGET_OPEN_MS, report }, null, 2)}\n`,
-  )
+  await writeResults('replies', {
+    runs: RUNS,
+    messages: MESSAGES,
+    cpuSlowdown: CPU_SLOWDOWN,
+    targetOpenMs: TARGET_OPEN_MS,
+    report,
+  })
   if (missed) {
     console.log(
       `Replies target missed: ${String(report.openMs)} ms from Open to ${MESSAGES} messages.`,

@@ -11,22 +11,18 @@
  *
  * Writes bench-results/sealing.json; exits 1 if a budget is missed.
  */
-import { mkdir, writeFile } from 'node:fs/promises'
 import { chromium, expect, type Page } from '@playwright/test'
 import { preview } from 'vite'
 import { siteRoutes } from '../../src/config/routes'
 import { SEAL_MEASURE } from '../../src/features/contact/submit-browser'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
 import { contactForm, FILE_ENGINE_CHUNK, fillContactForm } from '../support/contact-form'
+import { CPU_SLOWDOWN, median, writeResults } from './harness'
 
 const SENDS = 7
-const CPU_SLOWDOWN = 4
 const TARGET_SEAL_MS = 50
 const CRYPTO_CHUNK = /\/assets\/seal-submission-[^/]+\.js$/
 const BRIEF = `${'Launch plan, community, budget and timeline. '.repeat(111)}Thanks!`.slice(0, 5000)
-
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN
 
 /** Every same-origin script the page has requested so far. */
 function recordScripts(page: Page): string[] {
@@ -112,8 +108,7 @@ async function main() {
     console.table({
       sealing: { medianSealMs: medianMs, target: `< ${TARGET_SEAL_MS}`, sends: SENDS },
     })
-    await mkdir('bench-results', { recursive: true })
-    await writeFile('bench-results/sealing.json', `${JSON.stringify(report, null, 2)}\n`)
+    await writeResults('sealing', report)
   } finally {
     await browser.close()
     await new Promise<void>((done) => server.httpServer.close(() => done()))

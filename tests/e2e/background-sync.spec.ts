@@ -38,6 +38,7 @@ const values = {
  * online): its fetch is refused, the row stays, the sync fails so that the browser tries again.
  */
 const SYNC_WHILE_CUT = /ERR_INTERNET_DISCONNECTED|still waiting/
+test.beforeEach(({ allowConsoleError }) => allowConsoleError(SYNC_WHILE_CUT))
 
 /** Opens /contact with the site cached and the form's code loaded, then cuts the network. */
 async function openThenGoOffline(page: Page, context: BrowserContext): Promise<void> {
@@ -141,9 +142,7 @@ test('queued offline, the page closed, the connection back: the worker sends it 
   page,
   context,
   baseURL,
-  allowConsoleError,
 }) => {
-  allowConsoleError(SYNC_WHILE_CUT)
   await queueCloseAndSync(page, context, baseURL)
 
   // The next visit: "Message Sent Securely", nothing waiting, the outbox empty.
@@ -162,9 +161,7 @@ test('with a file attached: the worker stores the sealed file, then the row, onc
   page,
   context,
   baseURL,
-  allowConsoleError,
 }) => {
-  allowConsoleError(SYNC_WHILE_CUT)
   // Sealing 7 MB, then two chunks from the worker: more than the default 30 s on a busy machine.
   test.setTimeout(60_000)
   // Larger than the resumable threshold: the worker uploads it resumably, as the page would.
@@ -202,9 +199,7 @@ test('with a file attached: the worker stores the sealed file, then the row, onc
 test('without Background Sync, the toast and the indicator say it goes at the next visit online', async ({
   page,
   context,
-  allowConsoleError,
 }) => {
-  allowConsoleError(SYNC_WHILE_CUT)
   // Firefox and Safari have no SyncManager; the page reads it to choose its words.
   await context.addInitScript(() => {
     delete (window as { SyncManager?: unknown }).SyncManager

@@ -21,8 +21,8 @@ import {
   goOffline,
   goOnline,
   indexedDbContents,
+  openContactPageOffline,
   outboxRecords,
-  waitForOfflineReady,
   webStorageContents,
 } from '../support/offline'
 import { PHONE } from '../support/site'
@@ -259,9 +259,7 @@ test.describe('offline', () => {
     page,
     context,
   }) => {
-    await openContactPage(page)
-    await waitForOfflineReady(page)
-    await goOffline(context)
+    await openContactPageOffline(page, context)
     const name = uniqueName('Offline alias')
     const { reference, receipt } = await sendAsAlias(page, name, `Offline brief ${marker()}`)
     const panel = page.getByRole('region', { name: panelCopy.heading })

@@ -22,8 +22,8 @@ import {
   goOffline,
   goOnline,
   indexedDbContents,
+  openContactPageOffline,
   outboxRecords,
-  waitForOfflineReady,
 } from '../support/offline'
 import type { BrowserContext, Page } from '@playwright/test'
 import { expect, test } from '../support/strict-page'
@@ -42,18 +42,13 @@ function brief(label: string): Required<ContactValues> {
   }
 }
 
-/**
- * Opens /contact, lets the service worker cache the site (so later reloads and navigation work
- * offline), cuts the network and queues `values`. Returns the id of the queued row.
- */
+/** Opens /contact with the site cached, cuts the network and queues `values`; returns its id. */
 async function queueWhileOffline(
   page: Page,
   context: BrowserContext,
   values: ContactValues,
 ): Promise<string> {
-  await openContactPage(page)
-  await waitForOfflineReady(page)
-  await goOffline(context)
+  await openContactPageOffline(page, context)
   return sendOffline(page, values)
 }
 
@@ -193,9 +188,7 @@ test('three messages sent offline, then a reload while still offline, become exa
   page,
   context,
 }) => {
-  await openContactPage(page)
-  await waitForOfflineReady(page)
-  await goOffline(context)
+  await openContactPageOffline(page, context)
   const ids: string[] = []
   for (const n of [1, 2, 3])
     ids.push(

@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import pg from 'pg'
 import { conversationCopy, repliesCopy } from '../../src/features/contact/replies/replies-copy'
 import { copy } from '../../src/inbox/content/copy'
 import {
@@ -13,10 +12,10 @@ import { removeQueuedAttachments } from '../../supabase/functions/_shared/attach
 import { DEMO_JWT_SECRET, signApiKeys } from '../../supabase/local/gateway'
 import { objectFile } from '../../supabase/local/storage/files'
 import { axeViolations } from '../support/axe'
-import { uniqueName } from '../support/backend-db'
+import { sql, uniqueName } from '../support/backend-db'
 import { watchFreshPage } from '../support/conversation'
 import { cacheStorageContents, indexedDbContents, webStorageContents } from '../support/offline'
-import { E2E_API_URL, E2E_BACKEND_DIR, E2E_DB_URL } from '../support/ports'
+import { E2E_API_URL, E2E_BACKEND_DIR } from '../support/ports'
 import { PHONE } from '../support/site'
 import { ageDecrypt, agencyKey, messagesOf, storeInquiry } from '../support/staff-conversation'
 import { firstVisit, inquiryEntry } from '../support/staff-inbox'
@@ -41,16 +40,6 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 
 const asText = (traffic: ReturnType<typeof recordTraffic>) =>
   traffic.map((r) => `${r.method} ${r.url}\n${JSON.stringify(r.headers)}\n${r.body}`).join('\n')
-
-async function sql<Row extends pg.QueryResultRow>(text: string, params: unknown[] = []) {
-  const client = new pg.Client({ connectionString: E2E_DB_URL })
-  await client.connect()
-  try {
-    return (await client.query<Row>(text, params)).rows
-  } finally {
-    await client.end()
-  }
-}
 
 /** The conversation's objects under an inquiry, as storage.objects records them. */
 const objectsOf = (inquiryId: string) =>

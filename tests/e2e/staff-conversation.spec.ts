@@ -15,13 +15,7 @@ import {
 } from '../support/staff-conversation'
 import { insertAgencyReply } from '../support/conversation'
 import { coveredControls } from '../support/fixed-layers'
-import {
-  cacheStorageContents,
-  goOffline,
-  goOnline,
-  indexedDbContents,
-  webStorageContents,
-} from '../support/offline'
+import { goOffline, goOnline, keptByPage } from '../support/offline'
 import { E2E_INBOX_URL } from '../support/ports'
 import { PHONE, sidewaysOverflow } from '../support/site'
 import { firstVisit, inquiryEntry } from '../support/staff-inbox'
@@ -146,14 +140,7 @@ test('staff read a sealed inquiry by its reference, reply sealed to the visitor 
   expect({ inquiryScreen, listScreen }).toEqual({ inquiryScreen: [], listScreen: [] })
 
   // Neither the reply nor the visitor's message is anywhere in clear on the inbox's origin.
-  const kept = {
-    requests: sent.join('\n'),
-    webStorage: await webStorageContents(page),
-    indexedDb: await indexedDbContents(page),
-    caches: await cacheStorageContents(page),
-    title: await page.title(),
-    url: page.url(),
-  }
+  const kept = { requests: sent.join('\n'), ...(await keptByPage(page)) }
   expect(kept.requests).toContain('/rest/v1/contact_messages')
   for (const [where, text] of Object.entries(kept)) {
     expect(text, `${where} holds the reply`).not.toContain(replyMarker)

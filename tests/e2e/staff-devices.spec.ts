@@ -5,8 +5,7 @@ import { sealKeySet } from '../../src/inbox/features/devices/device-link'
 import { totpCode } from '../../supabase/local/auth/totp'
 import { axeViolations } from '../support/axe'
 import { uniqueName } from '../support/backend-db'
-import { markedValues, openFillAndSend, recordInserts, toast } from '../support/contact-form'
-import { submitToasts } from '../../src/features/contact/contact-copy'
+import { markedValues, sendInquiry } from '../support/contact-form'
 import { indexedDbContents, webStorageContents } from '../support/offline'
 import { addPrfAuthenticator } from '../support/passkeys'
 import { E2E_INBOX_LOCALHOST_URL, E2E_INBOX_URL } from '../support/ports'
@@ -60,13 +59,6 @@ async function watchedContext(context: BrowserContext, problems: string[]) {
     })
     page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`))
   })
-}
-
-async function sendInquiry(page: Page, values: Parameters<typeof openFillAndSend>[1]) {
-  const inserts = recordInserts(page)
-  await openFillAndSend(page, values)
-  await expect(toast(page, submitToasts.sent.title)).toBeVisible()
-  expect(inserts[0]?.id).toBeTruthy()
 }
 
 const linkCode = async (page: Page) =>

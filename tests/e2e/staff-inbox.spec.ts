@@ -2,30 +2,23 @@ import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
 import { Encrypter } from 'age-encryption'
-import { submitToasts } from '../../src/features/contact/contact-copy'
 import { ENV_DEFAULTS } from '../../src/lib/env'
 import { copy } from '../../src/inbox/content/copy'
 import { totpCode } from '../../supabase/local/auth/totp'
 import { DEMO_JWT_SECRET, signApiKeys } from '../../supabase/local/gateway'
 import { axeViolations } from '../support/axe'
 import { insertRowSealedToAnotherKey, submissionsWithId, uniqueName } from '../support/backend-db'
-import {
-  markedValues,
-  openFillAndSend,
-  recordInserts,
-  toast,
-  type ContactValues,
-} from '../support/contact-form'
+import { markedValues, sendInquiry } from '../support/contact-form'
 import { addPrfAuthenticator } from '../support/passkeys'
 import { coveredControls } from '../support/fixed-layers'
 import { installabilityErrors } from '../support/install'
 import { startNginx } from '../support/nginx'
 import { sum, weighPage } from '../support/page-weight'
 import {
-  cacheStorageContents,
   goOffline,
   goOnline,
   indexedDbContents,
+  keptByPage,
   waitForOfflineReady,
   webStorageContents,
 } from '../support/offline'
@@ -46,6 +39,8 @@ import {
   importKey,
   inquiryEntry,
   openInbox,
+  refreshStatus,
+  refreshTokenIn,
   removeStaff,
   setupKey,
   signIn,
@@ -60,16 +55,6 @@ import { expect, test } from '../support/strict-page'
  * public form moments before is read and marked by a staff member who signs in, enrols TOTP, and
  * unlocks the development identity on this device under a passphrase.
  */
-
-/** Sends an inquiry from the public form and returns its row id. */
-async function sendInquiry(page: Page, values: ContactValues): Promise<string> {
-  const inserts = recordInserts(page)
-  await openFillAndSend(page, values)
-  await expect(toast(page, submitToasts.sent.title)).toBeVisible()
-  const id = inserts[0]?.id
-  if (!id) throw new Error('the form sent no insert')
-  return id
-}
 
 const [SMALL_PHONE] = PHONES
 const CONSOLE_OF_FAILED_ATTEMPTS = /inbox: (verification|sign-in) failed|status of 4\d\d/
@@ -330,20 +315,14 @@ test('locks by itself after 10 minutes unused and after 5 minutes in the backgro
 
   // Sign out: the session leaves this tab's storage, and its refresh token is dead on the server.
   const session = await webStorageContents(page)
-  const refreshToken = /"refresh_token\\?":\\?"([^"\\]+)/.exec(session)?.[1]
+  const refreshToken = refreshTokenIn(session)
   expect(refreshToken).toBeTruthy()
   await page.getByRole('button', { name: copy.signOut, exact: true }).click()
   await expect(page.getByRole('heading', { name: copy.signIn.heading })).toBeVisible()
   await expect(page.getByRole('banner')).toHaveText(copy.title(ENV_DEFAULTS.VITE_AGENCY_NAME))
   expect(await webStorageContents(page)).not.toContain('refresh_token')
   expect(await indexedDbContents(page)).not.toContain('"rows"')
-  const { anonKey } = await signApiKeys(DEMO_JWT_SECRET)
-  const refreshed = await fetch(`${E2E_API_URL}/auth/v1/token?grant_type=refresh_token`, {
-    method: 'POST',
-    headers: { apikey: anonKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ refresh_token: refreshToken }),
-  })
-  expect(refreshed.status).toBe(400)
+  expect(await refreshStatus(refreshToken)).toBe(400)
 })
 
 test('a passkey with PRF (Chromium’s virtual authenticator) unlocks the key on this device', async ({
@@ -480,14 +459,7 @@ test.describe('with the inbox’s service worker', () => {
     expect(page.url()).toBe(`${E2E_INBOX_URL}/inquiries/${ref}`)
     await waitForOfflineReady(page)
 
-    const kept = {
-      requests: sent.join('\n'),
-      webStorage: await webStorageContents(page),
-      indexedDb: await indexedDbContents(page),
-      caches: await cacheStorageContents(page),
-      title: await page.title(),
-      url: page.url(),
-    }
+    const kept = { requests: sent.join('\n'), ...(await keptByPage(page)) }
     for (const [where, text] of Object.entries(kept)) {
       expect(text, `${where} holds the visitor's words`).not.toContain(marker)
       expect(text, `${where} holds the key`).not.toContain(identity)

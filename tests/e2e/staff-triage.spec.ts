@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import type { Page, Request } from '@playwright/test'
-import pg from 'pg'
 import { copy } from '../../src/inbox/content/copy'
 import { sealSubmission } from '../../src/features/contact/sealing/seal-submission'
 import { buildDocument } from '../../src/shared/submission/sealed-document'
 import { NIGHT_OWL } from '../../src/shared/submission/submission-test-fixtures'
 import { ensureDevIdentity } from '../../supabase/local/dev-identity'
 import { axeViolations } from '../support/axe'
-import { submissionsWithId } from '../support/backend-db'
+import { submissionsWithId, withE2eDatabase } from '../support/backend-db'
 import { indexedDbContents, webStorageContents } from '../support/offline'
-import { E2E_BACKEND_DIR, E2E_DB_URL } from '../support/ports'
+import { E2E_BACKEND_DIR } from '../support/ports'
 import { PHONE } from '../support/site'
 import { firstVisit, inquiryEntry } from '../support/staff-inbox'
 import { expect, test } from '../support/strict-page'
@@ -32,9 +31,7 @@ async function seed(
   rows: { label: string; hoursAgo: number; status?: string }[],
 ): Promise<Seeded[]> {
   const { recipient } = await ensureDevIdentity(E2E_BACKEND_DIR)
-  const client = new pg.Client({ connectionString: E2E_DB_URL })
-  await client.connect()
-  try {
+  return withE2eDatabase(async (client) => {
     const seeded: Seeded[] = []
     for (const { label, hoursAgo, status } of rows) {
       const id = randomUUID()
@@ -70,9 +67,7 @@ async function seed(
       seeded.push({ id, name })
     }
     return seeded
-  } finally {
-    await client.end()
-  }
+  })
 }
 
 /** Every request's address and body, as the page sends them. */
@@ -122,7 +117,7 @@ test('rows say their reference, status and due time; the search finds a row open
 
   // The token: every seeded row; with the filters, fewer.
   await page.getByLabel(copy.list.search).fill(token)
-  await expect(page.getByTestId('list-count')).toHaveText(/^58 of \d+ inquiries$/)
+  await expect(page.getByTestId('list-count')).toHaveText(/^58( of \d+)? inquiries$/)
   await expect(page.getByRole('button', { name: copy.list.showMore(8) })).toBeVisible()
   await page.getByLabel(copy.list.statusFilter).selectOption('new')
   await expect(page.locator('ul.inquiries > li')).toHaveCount(2)
@@ -181,4 +176,8 @@ test('"Completed" asks first, says when the inquiry will be deleted, and Cancel 
   await expect(page.getByTestId('status')).toHaveText(copy.statuses.completed)
   await expect(page.getByText(/^Closed: the database deletes it by /)).toBeVisible()
   await expect.poll(async () => (await submissionsWithId(target!.id))[0]?.status).toBe('completed')
+  // Nobody answered it: closing is not a response, and names nobody as having responded.
+  const [closed] = await submissionsWithId(target!.id)
+  expect([closed?.responded_at, closed?.responded_by]).toEqual([null, null])
+  await expect(page.getByTestId('responded')).toHaveCount(0)
 })

@@ -1,16 +1,13 @@
 import type { BrowserContext, Page } from '@playwright/test'
-import pg from 'pg'
-import { submitToasts } from '../../src/features/contact/contact-copy'
 import { copy } from '../../src/inbox/content/copy'
 import { SESSION_STORAGE_KEY } from '../../src/inbox/lib/session-storage'
 import { inboxLink } from '../../supabase/functions/_shared/staff-alert-contract'
 import { totpCode } from '../../supabase/local/auth/totp'
-import { DEMO_JWT_SECRET, signApiKeys } from '../../supabase/local/gateway'
 import { axeViolations } from '../support/axe'
-import { uniqueName } from '../support/backend-db'
-import { openFillAndSend, recordInserts, toast, type ContactValues } from '../support/contact-form'
+import { uniqueName, withE2eDatabase } from '../support/backend-db'
+import { sendInquiry } from '../support/contact-form'
 import { addPrfAuthenticator } from '../support/passkeys'
-import { E2E_API_URL, E2E_DB_URL, E2E_INBOX_LOCALHOST_URL } from '../support/ports'
+import { E2E_INBOX_LOCALHOST_URL } from '../support/ports'
 import { PHONE } from '../support/site'
 import {
   addStaff,
@@ -19,6 +16,8 @@ import {
   importKey,
   inquiryEntry,
   openInbox,
+  refreshStatus,
+  refreshTokenIn,
   setupKey,
   STAFF_PASSWORD,
   waitForInbox,
@@ -34,16 +33,6 @@ import { expect, test } from '../support/strict-page'
  */
 
 test.use({ viewport: PHONE })
-
-/** Sends an inquiry from the public form and returns its row id. */
-async function sendInquiry(page: Page, values: ContactValues): Promise<string> {
-  const inserts = recordInserts(page)
-  await openFillAndSend(page, values)
-  await expect(toast(page, submitToasts.sent.title)).toBeVisible()
-  const id = inserts[0]?.id
-  if (!id) throw new Error('the form sent no insert')
-  return id
-}
 
 /** Signs in, ticking "Keep me signed in on this device" when `keep`. */
 async function signIn(page: Page, email: string, keep: boolean): Promise<void> {
@@ -219,9 +208,9 @@ test('trusted device: a new page from an alert’s link reaches the inquiry in a
   const otherContext = await browser.newContext({ viewport: PHONE })
   try {
     const other = await anotherDevice(otherContext, email, totpKey)
-    const otherRefresh = /"refresh_token\\?":\\?"([^"\\]+)/.exec(
+    const otherRefresh = refreshTokenIn(
       await other.evaluate(() => JSON.stringify({ ...localStorage })),
-    )?.[1]
+    )
     expect(otherRefresh).toBeTruthy()
     await page.getByRole('button', { name: copy.account.signOutEverywhere }).click()
     await expect(page.getByRole('heading', { name: copy.signIn.heading })).toBeVisible()
@@ -237,13 +226,7 @@ test('trusted device: a new page from an alert’s link reaches the inquiry in a
     expect(await other.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(
       'refresh_token',
     )
-    const { anonKey } = await signApiKeys(DEMO_JWT_SECRET)
-    const refreshed = await fetch(`${E2E_API_URL}/auth/v1/token?grant_type=refresh_token`, {
-      method: 'POST',
-      headers: { apikey: anonKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ refresh_token: otherRefresh }),
-    })
-    expect(refreshed.status).toBe(400)
+    expect(await refreshStatus(otherRefresh)).toBe(400)
   } finally {
     await otherContext.close()
   }
@@ -304,19 +287,15 @@ test('without "Keep me signed in" the session stays in the tab: a new page from 
  * `auth.mfa_amr_claims`, which every refreshed token's `amr` carries), in the e2e backend.
  */
 async function signedInDaysAgo(email: string, days: number): Promise<void> {
-  const client = new pg.Client({ connectionString: E2E_DB_URL })
-  await client.connect()
-  try {
-    const { rowCount } = await client.query(
+  const { rowCount } = await withE2eDatabase((client) =>
+    client.query(
       `update auth.mfa_amr_claims as c set created_at = now() - make_interval(days => $2)
          from auth.sessions as s join auth.users as u on u.id = s.user_id
         where c.session_id = s.id and c.authentication_method = 'password' and u.email = $1`,
       [email, days],
-    )
-    expect(rowCount).toBe(1)
-  } finally {
-    await client.end()
-  }
+    ),
+  )
+  expect(rowCount).toBe(1)
 }
 
 /** The kept session's access token taken as expired, as an hour later: the next page refreshes. */
@@ -365,13 +344,7 @@ test('a trusted session ends after the agency’s period (30 days): the inbox si
   await page.bringToFront()
   await page.evaluate(() => window.dispatchEvent(new Event('focus')))
   await expect(page.getByRole('heading', { name: copy.signIn.heading })).toBeVisible()
-  const { anonKey } = await signApiKeys(DEMO_JWT_SECRET)
-  const refreshed = await fetch(`${E2E_API_URL}/auth/v1/token?grant_type=refresh_token`, {
-    method: 'POST',
-    headers: { apikey: anonKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ refresh_token: refreshToken }),
-  })
-  expect(refreshed.status).toBe(400)
+  expect(await refreshStatus(refreshToken)).toBe(400)
 })
 
 test('an in-app browser (an iOS web view, as Telegram opens links) is told to open the inbox or the system browser', async ({

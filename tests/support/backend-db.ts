@@ -8,20 +8,26 @@ import { E2E_DB_URL } from './ports'
 /** A row as node-postgres returns it (timestamps as Date). */
 export type SubmissionRow = StoredRow & { created_at: Date }
 
-/**
- * Reads `contact_submissions` in the local backend the browser tests use (its embedded database,
- * over the wire port), as staff would. Rows are sealed: tests find theirs by id, or by the name
- * inside the sealed document (opened with the e2e backend's development identity).
- */
-async function query(sql: string, params: unknown[]): Promise<SubmissionRow[]> {
+/** A client of the database of the local backend the browser tests use (over its wire port). */
+export async function withE2eDatabase<T>(use: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: E2E_DB_URL })
   await client.connect()
   try {
-    return (await client.query<SubmissionRow>(sql, params)).rows
+    return await use(client)
   } finally {
     await client.end()
   }
 }
+
+/** The rows a statement returns in the browser tests' database. */
+export const sql = <Row extends pg.QueryResultRow>(text: string, params: unknown[] = []) =>
+  withE2eDatabase(async (client) => (await client.query<Row>(text, params)).rows)
+
+/**
+ * Reads `contact_submissions` as staff would. Rows are sealed: tests find theirs by id, or by the
+ * name inside the sealed document (opened with the e2e backend's development identity).
+ */
+const query = (text: string, params: unknown[]) => sql<SubmissionRow>(text, params)
 
 /** The stored rows with this id: none, or exactly one. */
 export function submissionsWithId(id: string): Promise<SubmissionRow[]> {
@@ -55,9 +61,7 @@ export async function insertRowSealedToAnotherKey(): Promise<{ id: string; keyId
   const encrypter = new Encrypter()
   encrypter.addRecipient(recipient)
   const sealed = armor.encode(await encrypter.encrypt(randomBytes(1024)))
-  const client = new pg.Client({ connectionString: E2E_DB_URL })
-  await client.connect()
-  try {
+  return withE2eDatabase(async (client) => {
     const registered = await client.query<{ key_id: string }>(
       `select private.register_submission_key(array[$1], 'another device') as key_id`,
       [recipient],
@@ -70,7 +74,5 @@ export async function insertRowSealedToAnotherKey(): Promise<{ id: string; keyId
       [id, keyId, sealed],
     )
     return { id, keyId }
-  } finally {
-    await client.end()
-  }
+  })
 }

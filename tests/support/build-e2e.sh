@@ -17,3 +17,5 @@ build node_modules/.cache/e2e-dist
 VITE_AGENCY_NAME="Umbra Growth Next" build node_modules/.cache/e2e-dist-next
 # The staff inbox, on its own origin (tests/support/ports.ts E2E_INBOX_BUILD_DIR).
 vite build --config src/inbox/vite.config.ts --outDir "$PWD/node_modules/.cache/e2e-inbox" --logLevel warn
+# A next inbox with a visible change, for the inbox's update test (E2E_INBOX_NEXT_BUILD_DIR).
+VITE_AGENCY_NAME="Umbra Growth Next" vite build --config src/inbox/vite.config.ts --outDir "$PWD/node_modules/.cache/e2e-inbox-next" --logLevel warn

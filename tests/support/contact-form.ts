@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import { resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { expect, type Page, type Response } from '@playwright/test'
-import { formCopy } from '../../src/features/contact/contact-copy'
+import { formCopy, submitToasts } from '../../src/features/contact/contact-copy'
 import type { SealedRow } from '../../src/shared/database-types'
 
 /** What a visitor types and picks, under the submission's own field names. */
@@ -131,6 +131,16 @@ export function recordInserts(page: Page): SealedRow[] {
     }
   })
   return seen
+}
+
+/** Opens /contact, sends `values`, waits until the toast says it went; returns the row's id. */
+export async function sendInquiry(page: Page, values: ContactValues): Promise<string> {
+  const inserts = recordInserts(page)
+  await openFillAndSend(page, values)
+  await expect(toast(page, submitToasts.sent.title)).toBeVisible()
+  const id = inserts[0]?.id
+  expect(id, 'the form sent an insert').toBeTruthy()
+  return id ?? ''
 }
 
 /** Every request body the page sends to the Supabase REST API, as text. */

@@ -6,7 +6,6 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import type { Page } from '@playwright/test'
 import { armor, Encrypter, identityToRecipient } from 'age-encryption'
-import pg from 'pg'
 import { panelCopy } from '../../src/features/contact/inquiry-panel-copy'
 import { deriveReceiptKeys, readReceipt, type Receipt } from '../../src/shared/conversation/receipt'
 import {
@@ -19,8 +18,8 @@ import {
 import { nextPlace, type Side } from '../../src/shared/conversation/thread-order'
 import { decryptSealed } from '../../src/shared/crypto/open'
 import { agencySigningSeed, asSigningSeed, type SigningSeed } from '../../src/shared/crypto/signing'
+import { withE2eDatabase } from './backend-db'
 import { openSealed } from './contact-form'
-import { E2E_DB_URL } from './ports'
 import { HARNESS_CONSOLE_NOTES } from './strict-page'
 
 /**
@@ -40,16 +39,6 @@ export async function readPanel(page: Page): Promise<{ reference: string; receip
   if (!reference || receipt.split(' ').length !== 12)
     throw new Error('the panel shows no reference or no receipt')
   return { reference, receipt }
-}
-
-async function withDatabase<T>(use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: E2E_DB_URL })
-  await client.connect()
-  try {
-    return await use(client)
-  } finally {
-    await client.end()
-  }
 }
 
 /** The development identity: the agency's key in the e2e build. */
@@ -91,7 +80,7 @@ export async function insertAgencyReply(
   body: string,
   options: { forged?: boolean } = {},
 ): Promise<string> {
-  const inquiry = await withDatabase(async (client) => {
+  const inquiry = await withE2eDatabase(async (client) => {
     const { rows } = await client.query<{ sealed: string }>(
       'select sealed from public.contact_submissions where id = $1',
       [inquiryId],
@@ -121,7 +110,7 @@ export async function insertAgencyReply(
     : agencySigningSeed(await agencyIdentity())!
   const plaintext = padThreadMessage(message, seed, (length) => 'A'.repeat(length))
   const sealed = armor.encode(await encrypter.encrypt(plaintext))
-  await withDatabase((client) =>
+  await withE2eDatabase((client) =>
     client.query(
       `insert into public.contact_messages (id, submission_id, direction, sealed, author_email)
        values ($1, $2, 'agency', $3, 'staff@example.com')`,
@@ -135,7 +124,7 @@ export type ThreadRow = { id: string; direction: string; sealed: string; created
 
 /** The thread's messages after the inquiry, oldest first, as stored. */
 export function threadMessages(inquiryId: string): Promise<ThreadRow[]> {
-  return withDatabase(
+  return withE2eDatabase(
     async (client) =>
       (
         await client.query<ThreadRow>(
@@ -149,7 +138,7 @@ export function threadMessages(inquiryId: string): Promise<ThreadRow[]> {
 
 /** The inquiry's mailbox hash as stored (hex), or null. */
 export async function mailboxHashOf(inquiryId: string): Promise<string | null> {
-  return withDatabase(async (client) => {
+  return withE2eDatabase(async (client) => {
     const { rows } = await client.query<{ hash: string | null }>(
       `select encode(mailbox_hash, 'hex') as hash from public.contact_submissions where id = $1`,
       [inquiryId],

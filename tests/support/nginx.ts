@@ -1,30 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { HOST_FILES, NGINX_HEADERS_INCLUDE } from '../../src/build/security-headers'
+import { freePort } from './ports'
 
 /** Debian's nginx (package nginx-light), installed by tests/support/ensure-nginx.sh. */
 export const NGINX_PATH = process.env.NGINX_PATH ?? '/usr/sbin/nginx'
 const MIME_TYPES = process.env.NGINX_MIME_TYPES ?? '/etc/nginx/mime.types'
 
 export type RunningNginx = { origin: string; stop: () => Promise<void> }
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      )
-    })
-  })
-}
 
 /**
  * Starts nginx in the foreground on 127.0.0.1 and a free port, serving `siteDir` with the nginx

@@ -1,6 +1,7 @@
 import { expect, type BrowserContext, type Page } from '@playwright/test'
 import { OUTBOX_DB_NAME } from '../../src/features/contact/outbox/outbox-definitions'
 import { OUTBOX_STORE } from '../../src/features/contact/outbox/outbox-store'
+import { openContactPage } from './contact-form'
 
 /**
  * Waits until the service worker controls the page and has precached the site: from then on the
@@ -123,4 +124,25 @@ export async function webStorageContents(page: Page): Promise<string> {
   return page.evaluate(() =>
     JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } }),
   )
+}
+
+/**
+ * Opens /contact, lets the service worker cache the site (so later reloads and navigation work
+ * offline), then cuts the network.
+ */
+export async function openContactPageOffline(page: Page, context: BrowserContext): Promise<void> {
+  await openContactPage(page)
+  await waitForOfflineReady(page)
+  await goOffline(context)
+}
+
+/** Everything the page keeps on its origin or shows in its tab (storage, caches, title, address). */
+export async function keptByPage(page: Page) {
+  return {
+    webStorage: await webStorageContents(page),
+    indexedDb: await indexedDbContents(page),
+    caches: await cacheStorageContents(page),
+    title: await page.title(),
+    url: page.url(),
+  }
 }

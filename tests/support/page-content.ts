@@ -349,6 +349,9 @@ export async function expectFooter(page: Page): Promise<void> {
     'href',
     siteEnv.whatsappUrl,
   )
+  await expect(
+    footer.getByRole('link', { name: footerContent.repliesLabel, exact: true }),
+  ).toHaveAttribute('href', '/replies')
   await expect(footer).toContainText(footerContent.privacyLine)
   await expect(footer).toContainText(`© ${new Date().getUTCFullYear()} ${site.name}`)
 }

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net'
 import { wireUrl } from '../../supabase/local/paths'
 
 /**
@@ -27,6 +28,26 @@ export const E2E_INBOX_URL = `http://127.0.0.1:${E2E_INBOX_PORT}`
 /** The same server by name: WebAuthn takes a domain as its relying party, never an IP address. */
 export const E2E_INBOX_LOCALHOST_URL = `http://localhost:${E2E_INBOX_PORT}`
 export const E2E_INBOX_BUILD_DIR = 'node_modules/.cache/e2e-inbox'
+/** A next inbox (another agency name), for the test of updates by consent. */
+export const E2E_INBOX_NEXT_BUILD_DIR = 'node_modules/.cache/e2e-inbox-next'
 
 /** A second site server, started by the update test itself, serving a folder it can swap. */
 export const E2E_UPDATE_PORT = 4184 + OFFSET
+/** The same for the inbox's update test. */
+export const E2E_INBOX_UPDATE_PORT = 4186 + OFFSET
+
+/** A port free on 127.0.0.1 right now, for a server a test starts on its own. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      )
+    })
+  })
+}

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { armor, Encrypter, identityToRecipient } from 'age-encryption'
-import pg from 'pg'
 import {
   deriveReceiptKeys,
   generateReceipt,
@@ -16,7 +15,8 @@ import { nextPlaceIn } from './conversation'
 import { buildDocument, padDocument } from '../../src/shared/submission/sealed-document'
 import { keySetId } from '../../src/shared/submission/sealed-row'
 import { DEMO_JWT_SECRET, signApiKeys } from '../../supabase/local/gateway'
-import { E2E_API_URL, E2E_DB_URL } from './ports'
+import { sql } from './backend-db'
+import { E2E_API_URL } from './ports'
 import { devIdentity } from './staff-inbox'
 
 /**
@@ -38,16 +38,6 @@ async function seal(plaintext: string, recipients: string[]): Promise<string> {
   const encrypter = new Encrypter()
   for (const recipient of recipients) encrypter.addRecipient(recipient)
   return armor.encode(await encrypter.encrypt(plaintext))
-}
-
-async function sql<Row extends pg.QueryResultRow>(text: string, params: unknown[]): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: E2E_DB_URL })
-  await client.connect()
-  try {
-    return (await client.query<Row>(text, params)).rows
-  } finally {
-    await client.end()
-  }
 }
 
 export type Fields = { name: string; contact: string; message: string }
@@ -110,7 +100,6 @@ export async function replaceInquiry(inquiry: StoredInquiry, fields: Fields): Pr
  * the receipt's mailbox token through `add_to_thread`, as the anonymous replies page does.
  */
 export async function addVisitorMessage(inquiry: StoredInquiry, body: string): Promise<string> {
-  if (!inquiry.receipt) throw new Error('a version 1 inquiry has no thread')
   const agency = await agencyKey()
   const id = randomUUID()
   const message = buildThreadMessage(body, {

@@ -122,6 +122,21 @@ export async function firstVisit(
   return { email, totpKey }
 }
 
+/** The refresh token in a dump of web storage (the session's JSON, escaped or not). */
+export const refreshTokenIn = (storage: string) =>
+  /"refresh_token\\?":\\?"([^"\\]+)/.exec(storage)?.[1]
+
+/** The status of Auth's answer to a refresh with `refreshToken`: 400 once its session ended. */
+export async function refreshStatus(refreshToken: string | undefined): Promise<number> {
+  const { anonKey } = await signApiKeys(DEMO_JWT_SECRET)
+  const refreshed = await fetch(`${E2E_API_URL}/auth/v1/token?grant_type=refresh_token`, {
+    method: 'POST',
+    headers: { apikey: anonKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ refresh_token: refreshToken }),
+  })
+  return refreshed.status
+}
+
 /** The list's entry for an inquiry, by the name it was sent under. */
 export const inquiryEntry = (page: Page, name: string) =>
   page.getByRole('button', { name: new RegExp(name) })

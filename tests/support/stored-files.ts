@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process'
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
-import pg from 'pg'
 import { DEMO_JWT_SECRET, signApiKeys } from '../../supabase/local/gateway'
-import { E2E_API_URL, E2E_BACKEND_DIR, E2E_DB_URL } from './ports'
+import { sql } from './backend-db'
+import { E2E_API_URL, E2E_BACKEND_DIR } from './ports'
 
 /**
  * What the e2e backend's Storage holds, read as the tests need it: the objects' rows (the
@@ -19,17 +19,11 @@ export const E2E_DEV_IDENTITY_FILE = resolve(E2E_BACKEND_DIR, 'dev-identity.txt'
 
 /** The names of `bucket`'s objects under `folder` (an inquiry's id), in order. */
 export async function storedObjects(bucket: string, folder: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString: E2E_DB_URL })
-  await client.connect()
-  try {
-    const { rows } = await client.query<{ name: string }>(
-      'select name from storage.objects where bucket_id = $1 and name like $2 order by name',
-      [bucket, `${folder}/%`],
-    )
-    return rows.map((row) => row.name)
-  } finally {
-    await client.end()
-  }
+  const rows = await sql<{ name: string }>(
+    'select name from storage.objects where bucket_id = $1 and name like $2 order by name',
+    [bucket, `${folder}/%`],
+  )
+  return rows.map((row) => row.name)
 }
 
 /** An object's ciphertext as Storage holds it, read with the service role. */

@@ -1,5 +1,11 @@
 import { test as base, expect, type ConsoleMessage, type Page, type Worker } from '@playwright/test'
-import { E2E_API_URL, E2E_INBOX_LOCALHOST_URL, E2E_INBOX_URL, E2E_UPDATE_PORT } from './ports'
+import {
+  E2E_API_URL,
+  E2E_INBOX_LOCALHOST_URL,
+  E2E_INBOX_UPDATE_PORT,
+  E2E_INBOX_URL,
+  E2E_UPDATE_PORT,
+} from './ports'
 
 /**
  * Console lines Playwright itself causes, not the site: its note when the config blocks service
@@ -57,6 +63,7 @@ export const test = base.extend<Fixtures>({
         new URL(baseURL ?? 'http://127.0.0.1').origin,
         new URL(E2E_API_URL).origin,
         `http://127.0.0.1:${E2E_UPDATE_PORT}`,
+        `http://127.0.0.1:${E2E_INBOX_UPDATE_PORT}`,
         E2E_INBOX_URL,
         E2E_INBOX_LOCALHOST_URL,
       ])

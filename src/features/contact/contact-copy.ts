@@ -64,7 +64,7 @@ export const formCopy = {
  */
 export const failureMessages = {
   noAnswer: 'Our server could not be reached just now.',
-  busy: 'Our server is busy right now.',
+  busy: 'Our server is busy right now. Your message is kept on this device and will be tried again shortly.',
   serverError: 'Our server had a problem storing your message. Please try again in a few minutes.',
   tooLarge: 'This message is too long for our server. Please shorten the brief and send it again.',
   staleKey:

@@ -5,8 +5,10 @@ import { useSession } from '../features/auth/session'
 import { SignInForm } from '../features/auth/sign-in-form'
 import { forgetSealedList } from '../features/inquiries/list-cache'
 import { useUnlockedKey } from '../features/key/use-unlocked-key'
+import { UpdateNotice } from '../features/update/update-notice'
 import { copy } from '../content/copy'
 import { inboxEnv } from '../lib/inbox-env'
+import { BrandMark } from '../../shared/brand-mark'
 
 // The key's code (age, scrypt) and what opens rows load after sign-in, never before.
 const KeyGate = lazy(() =>
@@ -36,7 +38,10 @@ export function InboxApp() {
   return (
     <>
       <header className="bar">
-        <span>{copy.title(inboxEnv.agencyName)}</span>
+        <span className="brand">
+          <BrandMark gradientId="inbox-mark-gradient" className="mark" />
+          {copy.title(inboxEnv.agencyName)}
+        </span>
         {key.unlocked && (
           <button type="button" onClick={key.lock}>
             {copy.lock}
@@ -44,6 +49,7 @@ export function InboxApp() {
         )}
       </header>
       <main>
+        <UpdateNotice />
         {session.stage === 'signed-out' && <SignInForm notice={session.notice} />}
         {session.stage === 'second-factor' && <SecondFactor />}
         <Suspense fallback={null}>

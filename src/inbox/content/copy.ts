@@ -60,6 +60,8 @@ export const copy = {
     passkeyFailed: 'The passkey did not unlock the key. Try again, or use the passphrase.',
     passkeySetupFailed:
       'This device could not make a passkey that unlocks the key. The key is saved: it unlocks with the passphrase.',
+    passkeyNeedsName: (port: string) =>
+      `Passkeys work only at a named address, not at an IP address like this one: open the inbox at http://localhost${port ? `:${port}` : ''} to add one.`,
     usePassphrase: 'Use the passphrase instead',
     forgotPassphrase: 'Forgot your passphrase? Remove the key from this device',
     forgetConfirm:
@@ -149,8 +151,11 @@ export const copy = {
       'This row holds another inquiry’s sealed document, so it is not shown: someone with write access to the database moved it there.',
     replaced:
       'Warning: this inquiry was replaced. The database now holds another document than the one this device first opened, so it is not shown and takes no replies: someone with write access to the database may be posing as the visitor.',
-    times: (p50: string, p90: string, share: string) =>
-      `Median answer ${p50}, 90% within ${p90}, ${share} within 24 hours (last 90 days)`,
+    times: (answered: number, p50: string, p90: string, share: string, unanswered: number) =>
+      (answered > 0
+        ? `Last 90 days: ${answered} answered, median ${p50}, 90% within ${p90}, ${share} within 24 hours`
+        : 'Last 90 days: none answered yet') +
+      (unanswered > 0 ? `; ${unanswered} closed without an answer` : ''),
   },
   detail: {
     back: 'All inquiries',
@@ -191,6 +196,7 @@ export const copy = {
       'This file is too large to open on this device. Open it on a computer with more memory, or with `age -d` and the agency’s key.',
     offline:
       'The file could not be fetched: you are offline or the server cannot be reached. Try again.',
+    busy: 'The server is busy right now, so the file could not be fetched. Try again in a minute.',
     'not-found': 'The file is no longer stored: it may have been removed with its inquiry.',
     failed: 'The file could not be fetched. Check the connection and try again.',
     reply: {
@@ -308,6 +314,14 @@ export const copy = {
     needsCode:
       'Changing the password needs the authentication code: sign out, sign in again with the code, then change it.',
     failed: 'The password could not be changed. Check the connection and try again.',
+    buildId: 'Inbox build',
+    buildIdUnreadable: 'not readable now (offline?)',
+  },
+  update: {
+    heading: 'A new version of the inbox',
+    ready: (buildId: string | null) =>
+      `A new version of this inbox is waiting${buildId ? `, build ${buildId}` : ''}. It runs only when you press Update: first check that build id against the list of releases the agency publishes in the pinned post of its Telegram channel.`,
+    take: 'Update',
   },
   unexpected: 'Something went wrong. Try again; if it keeps happening, sign out and in again.',
 } as const

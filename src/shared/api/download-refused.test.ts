@@ -15,4 +15,21 @@ describe('a refused download', () => {
     expect(downloadRefused(null)).toBe('offline')
     expect(downloadRefused({ status: 500 })).toBe('failed')
   })
+
+  it('says busy, not failed or offline, when the database timed out behind Storage', () => {
+    expect(
+      downloadRefused({
+        status: 544,
+        statusCode: '544',
+        message: 'The connection to the database timed out',
+      }),
+    ).toBe('busy')
+    expect(
+      downloadRefused({ status: 500, message: 'canceling statement due to statement timeout' }),
+    ).toBe('busy')
+    expect(
+      downloadRefused({ status: 500, statusCode: '500', message: 'database error, code: 57014' }),
+    ).toBe('busy')
+    expect(downloadRefused({ status: 429, message: 'Too many requests' })).toBe('busy')
+  })
 })

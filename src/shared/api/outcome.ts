@@ -38,7 +38,7 @@ export const DELIVERED = { kind: 'delivered' } as const
 const GATEWAYS = [408, 502, 503, 504, 520, 521, 522, 523, 524]
 
 /** PostgreSQL's statement timeout (anon gets 3 s on Supabase): nothing was stored, try again. */
-const STATEMENT_TIMEOUT = '57014'
+export const STATEMENT_TIMEOUT = '57014'
 
 export const describeAnswer = ({ status, error }: Answer) =>
   `HTTP ${status}${error?.code ? ` ${error.code}` : ''}: ${(error?.message ?? '').trim().slice(0, 300)}`

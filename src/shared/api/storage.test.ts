@@ -3,6 +3,7 @@ import type { HttpResponse, HttpStack } from 'tus-js-client'
 import { RESUMABLE_THRESHOLD_BYTES } from '../submission/attachments'
 import {
   storageAnswer,
+  storageStatusAnswer,
   uploadFiles,
   uploadOutcome,
   type StorageRefusal,
@@ -39,6 +40,40 @@ describe('an upload’s answer, as an outcome', () => {
       }),
     ).toMatchObject({ kind: 'refused', reason: 'fileRefused' })
     expect(classifyUploadStatus(413, '')).toMatchObject({ kind: 'refused', reason: 'fileRefused' })
+  })
+
+  it('reads a statement timeout as busy, kept and tried again: Storage’s 544, or an older 500 that says so', () => {
+    const busy = { kind: 'no-answer', reason: 'busy' }
+    expect(
+      classifyStandardUpload({
+        error: {
+          status: 544,
+          statusCode: '544',
+          message: 'The connection to the database timed out',
+        },
+      }),
+    ).toMatchObject(busy)
+    expect(
+      classifyStandardUpload({
+        error: {
+          status: 500,
+          statusCode: '500',
+          message: 'canceling statement due to statement timeout',
+        },
+      }),
+    ).toMatchObject(busy)
+    // The resumable endpoint's answer, as tus-js-client reports it.
+    expect(
+      uploadOutcome(
+        storageStatusAnswer(544, 'resumable upload: response code: 544, response text: {…}'),
+      ),
+    ).toMatchObject(busy)
+    // Any other 500 stays the server's fault.
+    expect(
+      classifyStandardUpload({
+        error: { status: 500, statusCode: '500', message: 'Internal Server Error' },
+      }),
+    ).toMatchObject({ kind: 'server-error' })
   })
 })
 

@@ -9,7 +9,14 @@
 import { defaultOptions, Upload, type DetailedError, type HttpStack } from 'tus-js-client'
 import { ATTACHMENT_CONTENT_TYPE, RESUMABLE_THRESHOLD_BYTES } from '../submission/attachments'
 import { fetchHttpStack } from './fetch-http-stack'
-import { classify, DELIVERED, type Answer, type Outcome, type TransportReason } from './outcome'
+import {
+  classify,
+  DELIVERED,
+  STATEMENT_TIMEOUT,
+  type Answer,
+  type Outcome,
+  type TransportReason,
+} from './outcome'
 
 export type UploadReason = TransportReason | 'fileRefused'
 export type UploadOutcome = Outcome<UploadReason>
@@ -38,7 +45,9 @@ export type StorageClient = {
  * Where the files go and as whom: the project's address and API key, the bearer token (the anon
  * key, or a staff session's access token), the bucket, and whether a started resumable upload is
  * remembered across visits (localStorage under `resumeKeyPrefix` + the object's name, removed on
- * success) or only for this call (null). `httpStack` replaces tus-js-client's own (tests).
+ * success) or only for this call (null). `reserve` announces each file before its upload, where
+ * the database asks for it (the form's files: their bytes count against the limits from the
+ * start). `httpStack` replaces tus-js-client's own (tests).
  */
 export type UploadTarget = {
   storage: StorageClient
@@ -47,6 +56,7 @@ export type UploadTarget = {
   bearer: string
   bucket: string
   resumeKeyPrefix: string | null
+  reserve?: (file: SealedUpload) => Promise<UploadOutcome>
   httpStack?: HttpStack
 }
 
@@ -67,11 +77,32 @@ export function storageStatus({ status, statusCode }: StorageRefusal): number {
   return typeof status === 'number' ? status : 0
 }
 
+/**
+ * Storage's word for a statement the database cancelled: 544 `DatabaseTimeout` ("The connection
+ * to the database timed out"), or, from Storage versions before that code, a 500 naming 57014 or
+ * quoting PostgreSQL's "canceling statement due to statement timeout". Nothing was stored: try
+ * again.
+ */
+const STORAGE_TIMEOUT_STATUS = 544
+const TIMEOUT_WORDS = /statement timeout|DatabaseTimeout|database timed out|\b57014\b/i
+
+function storageTimedOut(status: number, message: string): boolean {
+  return status === STORAGE_TIMEOUT_STATUS || (status >= 500 && TIMEOUT_WORDS.test(message))
+}
+
+/** An answer from Storage (its status and words), with the statement timeout named as such. */
+export function storageStatusAnswer(status: number, message: string): Answer {
+  return {
+    status,
+    error: storageTimedOut(status, message) ? { code: STATEMENT_TIMEOUT, message } : { message },
+  }
+}
+
 /** supabase-js's `{ error }` from Storage, as an answer the rule reads. */
-export const storageAnswer = (refusal: StorageRefusal | null): Answer => ({
-  status: refusal ? storageStatus(refusal) : 200,
-  error: refusal && { message: refusal.message ?? '' },
-})
+export const storageAnswer = (refusal: StorageRefusal | null): Answer =>
+  refusal
+    ? storageStatusAnswer(storageStatus(refusal), refusal.message ?? '')
+    : { status: 200, error: null }
 
 /** An upload's answer: 409 (already stored under this random name) is stored too. */
 export function uploadOutcome(answer: Answer): UploadOutcome {
@@ -161,10 +192,12 @@ function uploadResumable(
       onSuccess: () => resolve({ outcome: DELIVERED, confirmed: lastMethod !== 'HEAD' }),
       onError: (error) => {
         const response = (error as DetailedError).originalResponse
-        const outcome = uploadOutcome({
-          status: response ? response.getStatus() : 0,
-          error: { message: `resumable upload: ${String(error).slice(0, 300)}` },
-        })
+        const outcome = uploadOutcome(
+          storageStatusAnswer(
+            response ? response.getStatus() : 0,
+            `resumable upload: ${String(error).slice(0, 300)}`,
+          ),
+        )
         resolve({ outcome, confirmed: true })
       },
     })
@@ -213,6 +246,8 @@ export async function uploadFiles(
   const total = files.reduce((sum, file) => sum + file.ciphertext.size, 0)
   let done = 0
   for (const file of files) {
+    const reserved = target.reserve ? await target.reserve(file) : DELIVERED
+    if (reserved.kind !== 'delivered') return reserved
     const outcome =
       file.ciphertext.size > RESUMABLE_THRESHOLD_BYTES
         ? await uploadLarge(file, target, (sent) => onProgress?.(done + sent, total))
@@ -227,10 +262,11 @@ export async function uploadFiles(
 
 /** What a download came to: the ciphertext, or why not (the server's words: console only). */
 export type DownloadAnswer =
-  { kind: 'file'; ciphertext: Blob } | { kind: 'not-found' | 'offline' | 'failed'; detail: unknown }
+  | { kind: 'file'; ciphertext: Blob }
+  | { kind: 'not-found' | 'offline' | 'busy' | 'failed'; detail: unknown }
 
 /** Storage's refusal of a download, as what the person is told. */
-export function downloadRefused(error: unknown): 'not-found' | 'offline' | 'failed' {
+export function downloadRefused(error: unknown): 'not-found' | 'offline' | 'busy' | 'failed' {
   const outcome = classify(
     storageAnswer((error ?? {}) as StorageRefusal),
     undefined,
@@ -238,7 +274,7 @@ export function downloadRefused(error: unknown): 'not-found' | 'offline' | 'fail
       status === 404 ? { kind: 'refused', reason: 'notFound', detail: '' } : undefined,
   )
   if (outcome.kind === 'delivered' || outcome.kind === 'server-error') return 'failed'
-  if (outcome.kind === 'no-answer') return 'offline'
+  if (outcome.kind === 'no-answer') return outcome.reason === 'busy' ? 'busy' : 'offline'
   return outcome.reason === 'notFound' ? 'not-found' : 'failed'
 }
 

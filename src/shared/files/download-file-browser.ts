@@ -7,7 +7,8 @@ import { openAttachment, type OpenedAttachment } from '../crypto/open-file'
 import { downloadBlob } from './save-file-browser'
 
 /** What "Download" came to, for the sentence beside the file. */
-export type FileDownloadOutcome = OpenedAttachment['kind'] | 'offline' | 'not-found' | 'failed'
+export type FileDownloadOutcome =
+  OpenedAttachment['kind'] | 'offline' | 'busy' | 'not-found' | 'failed'
 
 /**
  * Opens `ciphertext` with `identities` and, when it is the file the document describes, hands it

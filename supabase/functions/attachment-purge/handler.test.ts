@@ -39,13 +39,16 @@ const call = (secret?: string) =>
 
 it('removes the queued objects through the Storage API, only for the shared secret', async () => {
   const name = `${randomUUID()}/${randomUUID()}`
+  const anon = { apikey: backend.anonKey, authorization: `Bearer ${backend.anonKey}` }
+  const reserved = await fetch(`${backend.url}/rest/v1/rpc/reserve_attachment`, {
+    method: 'POST',
+    headers: { ...anon, 'content-type': 'application/json' },
+    body: JSON.stringify({ object_name: name, byte_count: 100 }),
+  })
+  expect(reserved.status).toBe(204)
   const upload = await fetch(`${backend.url}/storage/v1/object/contact-attachments/${name}`, {
     method: 'POST',
-    headers: {
-      apikey: backend.anonKey,
-      authorization: `Bearer ${backend.anonKey}`,
-      'content-type': 'application/octet-stream',
-    },
+    headers: { ...anon, 'content-type': 'application/octet-stream' },
     body: randomBytes(100),
   })
   expect(upload.status).toBe(200)

@@ -1,17 +1,14 @@
 // @vitest-environment node
-import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { generateX25519Identity } from 'age-encryption'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Database } from '../../../src/shared/database-types'
 import {
   newOneTimeKey,
   openKeySet,
   sealKeySet,
   type OneTimeKey,
 } from '../../../src/inbox/features/devices/device-link'
-import { totpCode } from '../auth/totp'
 import type { LocalBackend } from '../local-backend'
-import { NoRealtimeSocket, testBackends } from '../test-support'
+import { clientFor, signedInStaff, testBackends, type TestClient } from '../test-support'
 
 /**
  * Adding a device (issue 25) as the inbox calls it, through the real supabase-js client, on every
@@ -20,41 +17,10 @@ import { NoRealtimeSocket, testBackends } from '../test-support'
  * takes it once. Anon and staff at aal1 reach nothing; an expired link is gone.
  */
 
-const PASSWORD = 'correct horse battery staple'
 /** The key set an unlocked device hands over: here, two fresh identities. */
 let KEY_SET: string[] = []
 
-type Client = SupabaseClient<Database>
-
-function clientFor(backend: LocalBackend, key = backend.anonKey): Client {
-  return createClient<Database>(backend.url, key, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    realtime: { transport: NoRealtimeSocket as never },
-  })
-}
-
-/** Staff as `npm run staff -- add` makes them, signed in; with TOTP (aal2) unless `aal1`. */
-async function staff(backend: LocalBackend, email: string, aal1 = false): Promise<Client> {
-  const admin = clientFor(backend, backend.serviceRoleKey)
-  expect(
-    (await admin.auth.admin.createUser({ email, password: PASSWORD, email_confirm: true })).error,
-  ).toBeNull()
-  expect((await admin.rpc('add_staff_member' as never, { email } as never)).error).toBeNull()
-  const client = clientFor(backend)
-  expect((await client.auth.signInWithPassword({ email, password: PASSWORD })).error).toBeNull()
-  if (aal1) return client
-  const enrolled = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'phone' })
-  if (enrolled.error) throw enrolled.error
-  const challenge = await client.auth.mfa.challenge({ factorId: enrolled.data.id })
-  if (challenge.error) throw challenge.error
-  const verified = await client.auth.mfa.verify({
-    factorId: enrolled.data.id,
-    challengeId: challenge.data.id,
-    code: totpCode(enrolled.data.totp.secret),
-  })
-  if (verified.error) throw verified.error
-  return client
-}
+type Client = TestClient
 
 const fingerprint = (key: OneTimeKey) => key.code.replaceAll(' ', '-')
 
@@ -68,8 +34,8 @@ describe.each(testBackends())('device links on $name', ({ start }) => {
     KEY_SET = [await generateX25519Identity(), await generateX25519Identity()]
     started = await start()
     backend = started.backend
-    newDevice = await staff(backend, 'new-phone@example.com')
-    unlocked = await staff(backend, 'colleague@example.com')
+    newDevice = await signedInStaff(backend, 'new-phone@example.com')
+    unlocked = await signedInStaff(backend, 'colleague@example.com')
   }, 120_000)
   afterAll(async () => {
     await started?.stop()
@@ -138,7 +104,7 @@ describe.each(testBackends())('device links on $name', ({ start }) => {
       fingerprint: fingerprint(key),
     })
     expect(anon.status).toBe(401)
-    const aal1 = await staff(backend, 'half-signed-in@example.com', true)
+    const aal1 = await signedInStaff(backend, 'half-signed-in@example.com', { aal1: true })
     const refused = await aal1.rpc('device_link_open', {
       recipient: key.recipient,
       fingerprint: fingerprint(key),

@@ -4,10 +4,11 @@ import { JSON_UTF8 } from '../rest/errors'
 /**
  * Supabase Storage's answers when something is refused (supabase/storage src/internal/errors,
  * src/http/error-handler.ts, read at 4fa61fb): a body `{statusCode, code, error, message}` whose
- * statusCode is the real one as a string, on HTTP 400 for every 4xx (500 stays 500); the TUS
- * routes answer the real status with the message as a plain-text body. Database errors map as
+ * statusCode is the real one as a string, on HTTP 400 for every 4xx (a 5xx keeps its own); the
+ * TUS routes answer the real status with the message as a plain-text body. Database errors map as
  * Storage maps them (src/storage/database/errors.ts): 42501 is AccessDenied (403, the policy's
- * message kept unless it names row-level security), 23505 is a duplicate (409).
+ * message kept unless it names row-level security), 23505 is a duplicate (409), 57014 (a statement
+ * timeout, anon's 3 s) is DatabaseTimeout on HTTP 544.
  */
 export class StorageError extends Error {
   constructor(
@@ -29,7 +30,7 @@ export class StorageError extends Error {
       message: this.message,
     }
     return new Response(JSON.stringify(body), {
-      status: this.statusCode === 500 ? 500 : 400,
+      status: this.statusCode >= 500 ? this.statusCode : 400,
       headers: { 'Content-Type': JSON_UTF8, ...headers },
     })
   }
@@ -63,6 +64,13 @@ export const STORAGE_ERRORS = {
       'The object exceeded the maximum allowed size',
     ),
   internal: () => new StorageError(500, 'InternalError', 'Internal', 'Internal Server Error'),
+  databaseTimeout: () =>
+    new StorageError(
+      544,
+      'DatabaseTimeout',
+      'DatabaseTimeout',
+      'The connection to the database timed out',
+    ),
 }
 
 /** A database error as Storage reports it; anything else is rethrown. */
@@ -78,6 +86,7 @@ export function storageErrorFrom(error: unknown): StorageError {
     )
   }
   if (pgError.code === '23505') return STORAGE_ERRORS.duplicate()
+  if (pgError.code === '57014') return STORAGE_ERRORS.databaseTimeout()
   return new StorageError(
     500,
     'DatabaseError',

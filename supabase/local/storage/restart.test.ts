@@ -108,6 +108,13 @@ describe.each([
       'cf-connecting-ip': '198.51.100.7',
     }
     const create = async (name: string, length: number) => {
+      // Announced first, as the site does: the database counts the upload from now on.
+      const reserved = await fetch(`${url}/rest/v1/rpc/reserve_attachment`, {
+        method: 'POST',
+        headers: { ...tusHeaders, 'content-type': 'application/json' },
+        body: JSON.stringify({ object_name: name, byte_count: length }),
+      })
+      expect(reserved.status).toBe(204)
       const metadata = Object.entries({
         bucketName: ATTACHMENTS_BUCKET,
         objectName: name,

@@ -10,10 +10,15 @@ import {
   replyFileObjectName,
 } from '../../../src/shared/conversation/reply-files'
 import { ATTACHMENT_LIMITS, ATTACHMENTS_BUCKET } from '../../../src/shared/submission/attachments'
-import { totpCode } from '../auth/totp'
 import type { LocalBackend } from '../local-backend'
 import { objectFile } from './files'
-import { NoRealtimeSocket, registerTestKey, testBackends } from '../test-support'
+import {
+  clientFor,
+  NoRealtimeSocket,
+  registerTestKey,
+  signedInStaff,
+  testBackends,
+} from '../test-support'
 
 /**
  * Sealed files (issue 26) as the site and the inbox call Storage, with the real supabase-js and
@@ -27,40 +32,10 @@ import { NoRealtimeSocket, registerTestKey, testBackends } from '../test-support
  */
 
 const BUCKET = ATTACHMENTS_BUCKET
-const PASSWORD = 'correct horse battery staple'
 const CHUNK = 6 * 1024 * 1024
 const OCTETS = { contentType: 'application/octet-stream', upsert: false }
 
 type Client = SupabaseClient
-
-function clientFor(backend: LocalBackend, key = backend.anonKey, address?: string): Client {
-  return createClient(backend.url, key, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    realtime: { transport: NoRealtimeSocket as never },
-    global: address ? { headers: { 'CF-Connecting-IP': address } } : {},
-  })
-}
-
-async function staffAtAal2(backend: LocalBackend, email: string): Promise<Client> {
-  const admin = clientFor(backend, backend.serviceRoleKey)
-  expect(
-    (await admin.auth.admin.createUser({ email, password: PASSWORD, email_confirm: true })).error,
-  ).toBeNull()
-  expect((await admin.rpc('add_staff_member', { email })).error).toBeNull()
-  const client = clientFor(backend)
-  expect((await client.auth.signInWithPassword({ email, password: PASSWORD })).error).toBeNull()
-  const enrolled = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'phone' })
-  if (enrolled.error) throw enrolled.error
-  const challenge = await client.auth.mfa.challenge({ factorId: enrolled.data.id })
-  if (challenge.error) throw challenge.error
-  const verified = await client.auth.mfa.verify({
-    factorId: enrolled.data.id,
-    challengeId: challenge.data.id,
-    code: totpCode(enrolled.data.totp.secret),
-  })
-  if (verified.error) throw verified.error
-  return client
-}
 
 const objectName = (submission = randomUUID()) => `${submission}/${randomUUID()}`
 
@@ -96,8 +71,23 @@ function resumable(
   name: string,
   bytes: Buffer,
   options: Partial<tus.UploadOptions> = {},
-  { bearer = backend.anonKey, bucket = BUCKET } = {},
+  { bearer = backend.anonKey, bucket = BUCKET, address = '' } = {},
 ): { upload: tus.Upload; done: Promise<string> } {
+  const network: Record<string, string> = address ? { 'CF-Connecting-IP': address } : {}
+  // The form's files are announced first, as the site does (their refusals are the upload's to see).
+  const announced =
+    bucket === BUCKET
+      ? fetch(`${backend.url}/rest/v1/rpc/reserve_attachment`, {
+          method: 'POST',
+          headers: {
+            apikey: backend.anonKey,
+            authorization: `Bearer ${bearer}`,
+            'content-type': 'application/json',
+            ...network,
+          },
+          body: JSON.stringify({ object_name: name, byte_count: bytes.length }),
+        }).then((response) => response.body?.cancel())
+      : Promise.resolve()
   let upload!: tus.Upload
   const done = new Promise<string>((resolve, reject) => {
     upload = new tus.Upload(bytes, {
@@ -106,6 +96,7 @@ function resumable(
         authorization: `Bearer ${bearer}`,
         apikey: backend.anonKey,
         'x-upsert': 'false',
+        ...network,
       },
       metadata: {
         bucketName: bucket,
@@ -121,7 +112,7 @@ function resumable(
       onSuccess: () => resolve(upload.url ?? ''),
       ...options,
     })
-    upload.start()
+    void announced.then(() => upload.start(), reject)
   })
   return { upload, done }
 }
@@ -137,19 +128,63 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
   let staff: Client
   let key: Awaited<ReturnType<typeof registerTestKey>>
 
-  const fileOf = async (name: string) => {
+  /** The site's announcement of one of the form's files, before its upload. */
+  const announce = (name: string, bytes: number, client: Client = anon) =>
+    client.rpc('reserve_attachment', { object_name: name, byte_count: bytes })
+  /** One of the form's files as the site uploads it: announced, then sent. */
+  const put = async (
+    name: string,
+    body: Buffer | Blob,
+    client: Client = anon,
+    options = OCTETS,
+  ) => {
+    await announce(name, body instanceof Blob ? body.size : body.length, client)
+    return client.storage.from(BUCKET).upload(name, body, options)
+  }
+
+  const fileOf = async (name: string, bucket = BUCKET) => {
     const [row] = await backend.db.query<{ version: string }>(
       'select version from storage.objects where bucket_id = $1 and name = $2',
-      [BUCKET, name],
+      [bucket, name],
     )
-    return row ? objectFile(backend.storageDir, BUCKET, name, row.version) : null
+    return row ? objectFile(backend.storageDir, bucket, name, row.version) : null
+  }
+
+  /**
+   * Ages the inquiry `inquiryId` past its 90 days and `orphan` (an upload whose row never came)
+   * past a day, runs the daily purge, and tells whether the objects `removed` and their `files`
+   * are then gone. The database's notification starts the removal; nothing else is called here.
+   */
+  async function purgeRemoves(
+    inquiryId: string,
+    orphan: string,
+    removed: string[],
+    files: (string | null)[],
+  ): Promise<boolean> {
+    await backend.db.query(
+      `update public.contact_submissions set created_at = now() - interval '100 days' where id = $1`,
+      [inquiryId],
+    )
+    await backend.db.query(
+      `update storage.objects set created_at = now() - interval '25 hours' where name = $1`,
+      [orphan],
+    )
+    await backend.db.query('select private.purge_contact_submissions()')
+    return eventually(async () => {
+      const left = await backend.db.query(
+        'select name from storage.objects where name = any($1::text[])',
+        [removed],
+      )
+      const present = await Promise.all(files.map((file) => exists(file!)))
+      return left.length === 0 && present.every((found) => !found)
+    })
   }
 
   beforeAll(async () => {
     started = await start()
     backend = started.backend
     anon = clientFor(backend)
-    staff = await staffAtAal2(backend, `staff-${randomUUID()}@example.com`)
+    staff = await signedInStaff(backend, `staff-${randomUUID()}@example.com`)
     key = await registerTestKey(backend.db)
   }, 120_000)
   afterAll(async () => {
@@ -159,12 +194,12 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
   it('anon uploads sealed bytes (an array and a Blob), staff at aal2 download them unchanged', async () => {
     const bytes = randomBytes(200_000)
     const first = objectName()
-    const uploaded = await anon.storage.from(BUCKET).upload(first, bytes, OCTETS)
+    const uploaded = await put(first, bytes)
     expect(uploaded.error).toBeNull()
     expect(uploaded.data).toMatchObject({ path: first, fullPath: `${BUCKET}/${first}` })
     const second = objectName()
     const blob = new Blob([bytes], { type: 'application/octet-stream' })
-    expect((await anon.storage.from(BUCKET).upload(second, blob, OCTETS)).error).toBeNull()
+    expect((await put(second, blob)).error).toBeNull()
 
     for (const name of [first, second]) {
       const file = await fileOf(name)
@@ -189,7 +224,7 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
   it('anon cannot read, list, overwrite, update or delete objects, through Storage or REST', async () => {
     const name = objectName()
     const bytes = randomBytes(1000)
-    expect((await anon.storage.from(BUCKET).upload(name, bytes, OCTETS)).error).toBeNull()
+    expect((await put(name, bytes)).error).toBeNull()
     const file = await fileOf(name)
 
     const read = await anon.storage.from(BUCKET).download(name)
@@ -202,7 +237,7 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
     expect(listed).toMatchObject({ data: [], error: null })
     expect((await anon.storage.from(BUCKET).list()).data).toEqual([])
 
-    const again = await anon.storage.from(BUCKET).upload(name, randomBytes(10), OCTETS)
+    const again = await put(name, randomBytes(10))
     expect(refusal(again.error)).toEqual({
       status: 400,
       statusCode: '409',
@@ -248,7 +283,7 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
       expected: Record<string, unknown>,
       options = OCTETS,
     ) => {
-      const { error } = await anon.storage.from(BUCKET).upload(name, body, options)
+      const { error } = await put(name, body, anon, options)
       expect(refusal(error)).toEqual({ status: 400, ...expected })
     }
     const rls = { statusCode: '403', message: 'new row violates row-level security policy' }
@@ -363,6 +398,7 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
         controller.close()
       },
     })
+    await announce(name, first.length)
     const firstAnswer = fetch(`${backend.url}/storage/v1/object/${BUCKET}/${name}`, {
       method: 'POST',
       headers: {
@@ -375,13 +411,22 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
       duplex: 'half',
     } as RequestInit)
     await new Promise((resolve) => setTimeout(resolve, 500))
-    expect((await anon.storage.from(BUCKET).upload(name, second, OCTETS)).error).toBeNull()
+    expect((await put(name, second)).error).toBeNull()
     finishFirst()
     const refused = await firstAnswer
     expect(refused.status).toBe(400)
     expect(await refused.json()).toMatchObject({ statusCode: '409' })
     const stored = await staff.storage.from(BUCKET).download(name)
     expect(Buffer.from(await stored.data!.arrayBuffer()).equals(second)).toBe(true)
+    // Hosted Storage writes the row with an upsert whatever the request said: the database
+    // itself refuses to replace the stored object.
+    await expect(
+      backend.db.query(
+        `insert into storage.objects (bucket_id, name, version, metadata) values ($1, $2, 'v2', '{}')
+         on conflict (bucket_id, name) do update set version = excluded.version`,
+        [BUCKET, name],
+      ),
+    ).rejects.toMatchObject({ code: '23505' })
   })
 
   it('answers bad names and malformed forms with 400 and a sentence, never a crash', async () => {
@@ -441,45 +486,97 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
     expect(Number(limits[0]?.sealed)).toBeGreaterThan(ATTACHMENT_LIMITS.bytesPerFile)
   })
 
-  it('holds the database limits: five files a submission, bytes per network', async () => {
+  it('holds the database limits when a file is announced: five files a submission, bytes per network', async () => {
     const submission = randomUUID()
     for (let n = 0; n < 5; n += 1)
-      expect(
-        (await anon.storage.from(BUCKET).upload(objectName(submission), randomBytes(100), OCTETS))
-          .error,
-      ).toBeNull()
-    const sixth = await anon.storage
+      expect((await put(objectName(submission), randomBytes(100))).error).toBeNull()
+    expect(await announce(objectName(submission), 100)).toMatchObject({
+      status: 403,
+      error: {
+        code: 'attachment_too_many',
+        message: 'Too many files for one submission (limit: 5 files).',
+      },
+    })
+    // An upload nobody announced is refused by Storage itself, as the policy answers.
+    const unannounced = await anon.storage
       .from(BUCKET)
-      .upload(objectName(submission), randomBytes(100), OCTETS)
-    expect(refusal(sixth.error)).toEqual({
+      .upload(objectName(), randomBytes(100), OCTETS)
+    expect(refusal(unannounced.error)).toEqual({
       status: 400,
       statusCode: '403',
-      message: 'Too many files for one submission (limit: 5 files).',
+      message:
+        'This file was not announced before its upload, or is larger than announced: call reserve_attachment first.',
     })
 
     await backend.db.query('update private.attachment_limits set network_bytes = 5000')
     try {
       const network = clientFor(backend, backend.anonKey, '203.0.113.77')
-      expect(
-        (await network.storage.from(BUCKET).upload(objectName(), randomBytes(4000), OCTETS)).error,
-      ).toBeNull()
-      const over = await network.storage
-        .from(BUCKET)
-        .upload(objectName(), randomBytes(1001), OCTETS)
-      expect(refusal(over.error)).toEqual({
-        status: 400,
-        statusCode: '403',
-        message: 'Too many files from this network. Try again later.',
+      expect((await put(objectName(), randomBytes(4000), network)).error).toBeNull()
+      expect(await announce(objectName(), 1001, network)).toMatchObject({
+        status: 429,
+        error: {
+          code: 'attachment_network_limit',
+          message: 'Too many files from this network. Try again later.',
+        },
       })
       const elsewhere = clientFor(backend, backend.anonKey, '192.0.2.77')
-      expect(
-        (await elsewhere.storage.from(BUCKET).upload(objectName(), randomBytes(1001), OCTETS))
-          .error,
-      ).toBeNull()
+      expect((await put(objectName(), randomBytes(1001), elsewhere)).error).toBeNull()
     } finally {
       await backend.db.query('update private.attachment_limits set network_bytes = 314572800')
     }
   })
+
+  it('counts a resumable upload left unfinished against its network’s bytes until it expires', async () => {
+    const address = '203.0.113.88'
+    const network = clientFor(backend, backend.anonKey, address)
+    const bytes = randomBytes(2 * CHUNK + 12_345)
+    const name = objectName()
+    await backend.db.query('update private.attachment_limits set network_bytes = $1', [3 * CHUNK])
+    try {
+      // The first chunk arrives, then the client goes away for good.
+      let cut = false
+      const parked = resumable(
+        backend,
+        name,
+        bytes,
+        {
+          onChunkComplete: () => {
+            cut = true
+            void parked.upload.abort()
+          },
+        },
+        { address },
+      )
+      await eventually(async () => cut)
+      expect(await fileOf(name)).toBeNull()
+      expect(await announce(objectName(), CHUNK, network)).toMatchObject({
+        status: 429,
+        error: { code: 'attachment_network_limit' },
+      })
+      // Announcing more than it reserved does not let it send more.
+      const larger = await resumable(
+        backend,
+        name,
+        Buffer.concat([bytes, bytes]),
+        {},
+        { address },
+      ).done.then(
+        () => null,
+        (error: tus.DetailedError) => error,
+      )
+      expect(larger?.originalResponse?.getStatus()).toBe(403)
+
+      // Once Storage's resumable upload has expired, its bytes no longer count.
+      await backend.db.query(
+        `update private.attachment_reservations set reserved_at = now() - interval '61 minutes'
+          where name = $1`,
+        [name],
+      )
+      expect(await announce(objectName(), CHUNK, network)).toMatchObject({ status: 204 })
+    } finally {
+      await backend.db.query('update private.attachment_limits set network_bytes = 314572800')
+    }
+  }, 60_000)
 
   it('takes a resumable upload in 6 MB chunks, resumes a cut one from its offset', async () => {
     const bytes = randomBytes(2 * CHUNK + 12_345)
@@ -523,9 +620,11 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
   }, 60_000)
 
   it('lets a browser on another origin read what tus-js-client needs (CORS)', async () => {
+    const name = objectName()
+    await announce(name, 10)
     const metadata = Object.entries({
       bucketName: BUCKET,
-      objectName: objectName(),
+      objectName: name,
       contentType: 'application/octet-stream',
       cacheControl: '3600',
     })
@@ -596,42 +695,16 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
   it('removes the files with their inquiry, and day-old orphans, through the Storage API', async () => {
     const row = key.sealedRow()
     const names = [objectName(row.id), objectName(row.id)]
-    for (const name of names)
-      expect(
-        (await anon.storage.from(BUCKET).upload(name, randomBytes(500), OCTETS)).error,
-      ).toBeNull()
+    for (const name of names) expect((await put(name, randomBytes(500))).error).toBeNull()
     expect((await anon.from('contact_submissions').insert(row)).error).toBeNull()
     const orphan = objectName()
-    expect(
-      (await anon.storage.from(BUCKET).upload(orphan, randomBytes(500), OCTETS)).error,
-    ).toBeNull()
+    expect((await put(orphan, randomBytes(500))).error).toBeNull()
     const fresh = objectName()
-    expect(
-      (await anon.storage.from(BUCKET).upload(fresh, randomBytes(500), OCTETS)).error,
-    ).toBeNull()
-    const files = await Promise.all([...names, orphan, fresh].map(fileOf))
+    expect((await put(fresh, randomBytes(500))).error).toBeNull()
+    const files = await Promise.all([...names, orphan, fresh].map((name) => fileOf(name)))
     for (const file of files) expect(file && (await exists(file))).toBe(true)
 
-    await backend.db.query(
-      `update public.contact_submissions set created_at = now() - interval '100 days' where id = $1`,
-      [row.id],
-    )
-    await backend.db.query(
-      `update storage.objects set created_at = now() - interval '25 hours' where name = $1`,
-      [orphan],
-    )
-    await backend.db.query('select private.purge_contact_submissions()')
-
-    // The database's notification starts the removal; nothing else is called here.
-    const gone = async () => {
-      const left = await backend.db.query(
-        'select name from storage.objects where name = any($1::text[])',
-        [[...names, orphan]],
-      )
-      const present = await Promise.all(files.slice(0, 3).map((file) => exists(file!)))
-      return left.length === 0 && present.every((found) => !found)
-    }
-    expect(await eventually(gone)).toBe(true)
+    expect(await purgeRemoves(row.id, orphan, [...names, orphan], files.slice(0, 3))).toBe(true)
     expect(await backend.db.query('select name from private.attachment_removals')).toEqual([])
     // The fresh upload without its row yet stays.
     expect(await exists(files[3]!)).toBe(true)
@@ -779,6 +852,33 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
     })
   })
 
+  it('counts a wrong mailbox token on a download as a miss of its network; the right one still reads', async () => {
+    const thread = await newThread()
+    const message = randomUUID()
+    const name = replyFileObjectName(thread.id, message, randomUUID())
+    const bytes = randomBytes(1_000)
+    expect((await staff.storage.from(REPLIES).upload(name, bytes, OCTETS)).error).toBeNull()
+    await storeReply(thread.id, message)
+    const network = clientFor(backend, backend.anonKey, '198.51.100.50')
+    const from = (token: string) =>
+      network.storage.from(REPLIES).setHeader(MAILBOX_TOKEN_HEADER, token)
+
+    await backend.db.query('update private.thread_limits set miss_limit = 1')
+    try {
+      const wrong = await from(randomBytes(32).toString('hex')).download(name)
+      expect(refusal(wrong.error)).toMatchObject({ statusCode: '404' })
+      // That miss filled the network's limit: its next wrong receipt is refused.
+      const guess = await network.rpc('read_thread', {
+        mailbox_token: randomBytes(32).toString('hex'),
+      })
+      expect(guess.error).toMatchObject({ code: 'thread_network_limit' })
+      const right = await from(thread.token).download(name)
+      expect(Buffer.from(await right.data!.arrayBuffer()).equals(bytes)).toBe(true)
+    } finally {
+      await backend.db.query('update private.thread_limits set miss_limit = 10')
+    }
+  })
+
   it('refuses staff uploads outside an open thread, after the reply, past the limits', async () => {
     const rls = {
       status: 400,
@@ -859,33 +959,10 @@ describe.each(backends)('Storage for sealed files on $name', ({ start }) => {
       expect(
         (await staff.storage.from(REPLIES).upload(name, randomBytes(300), OCTETS)).error,
       ).toBeNull()
-    const fileOfReply = async (name: string) => {
-      const [row] = await backend.db.query<{ version: string }>(
-        'select version from storage.objects where bucket_id = $1 and name = $2',
-        [REPLIES, name],
-      )
-      return objectFile(backend.storageDir, REPLIES, name, row!.version)
-    }
-    const files = await Promise.all([...names, orphan, fresh].map(fileOfReply))
+    const files = await Promise.all([...names, orphan, fresh].map((name) => fileOf(name, REPLIES)))
+    expect(files.every(Boolean)).toBe(true)
 
-    await backend.db.query(
-      `update public.contact_submissions set created_at = now() - interval '100 days' where id = $1`,
-      [thread.id],
-    )
-    await backend.db.query(
-      `update storage.objects set created_at = now() - interval '25 hours' where name = $1`,
-      [orphan],
-    )
-    await backend.db.query('select private.purge_contact_submissions()')
-    const gone = async () => {
-      const left = await backend.db.query(
-        'select name from storage.objects where name = any($1::text[])',
-        [[...names, orphan]],
-      )
-      const present = await Promise.all(files.slice(0, 3).map((file) => exists(file)))
-      return left.length === 0 && present.every((found) => !found)
-    }
-    expect(await eventually(gone)).toBe(true)
+    expect(await purgeRemoves(thread.id, orphan, [...names, orphan], files.slice(0, 3))).toBe(true)
     expect(await exists(files[3]!)).toBe(true)
   })
 })

@@ -143,6 +143,32 @@ test('no answer keeps the row with the backoff and stops the round', async () =>
   })
 })
 
+test('a busy server (a statement timeout) keeps the row, says so, and sends it on the next round', async () => {
+  await store.enqueue(inquiryItem(ADA), T0)
+  clock = T0 + 10
+  const { send, sentIds } = scriptedSend({
+    [ADA.id]: [
+      { kind: 'no-answer', reason: 'busy', detail: 'HTTP 500 57014: canceling statement' },
+      DELIVERED,
+    ],
+  })
+
+  const first = await flushOutbox(deps(send))
+  expect(first).toMatchObject({ refused: [], counts: { pending: 1, needsAttention: 0 } })
+  expect((await store.list())[0]).toMatchObject({
+    state: 'pending',
+    attempts: 1,
+    last_error: failureMessages.busy,
+  })
+  expect(failureMessages.busy).toMatch(/busy/)
+
+  clock = first.nextAttemptAt!
+  const second = await flushOutbox(deps(send))
+  expect(sentIds()).toStrictEqual([ADA.id, ADA.id])
+  expect(second.delivered.map((record) => record.id)).toStrictEqual([ADA.id])
+  expect(await store.list()).toStrictEqual([])
+})
+
 test('a server error keeps the row with one more attempt and the next backoff, and the round goes on', async () => {
   await store.enqueue(inquiryItem(ADA), T0)
   await store.mark(ADA.id, { attempts: 3 })

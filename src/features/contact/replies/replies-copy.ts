@@ -30,6 +30,7 @@ export const repliesCopy = {
       `This conversation was opened too often in the last hour. Try again after ${when}.`,
   },
   noAnswer: 'Our server could not be reached just now. Check your connection and try again.',
+  busy: 'Our server is busy right now. Please try again in a minute.',
   failed: 'Our server could not open the conversation just now. Please try again later.',
   unavailable:
     'The code that opens your conversation could not be loaded. Check your connection and try again.',
@@ -94,6 +95,7 @@ export const conversationCopy = {
       'This file is too large to open on this device. Open the conversation on a computer and download it there.',
     offline:
       'The file could not be fetched: you seem to be offline, or our server cannot be reached. Check your connection and try again.',
+    busy: 'Our server is busy right now, so the file could not be fetched. Please try again in a minute.',
     'not-found': 'This file is no longer stored: it may have been deleted with the conversation.',
     failed: 'The file could not be fetched just now. Please try again later.',
   },

@@ -286,6 +286,42 @@ describe('RepliesReader', () => {
     expect(ids[0]).toBe(ids[1])
   })
 
+  it('a statement timeout while opening says busy, try again, keeping the receipt in the field', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const { openWith } = setup({ kind: 'busy', detail: 'HTTP 500 57014: canceling statement' })
+    await openWith('some words')
+    expect(await screen.findByText(repliesCopy.busy)).toBeTruthy()
+    expect(repliesCopy.busy).toMatch(/try again/i)
+    expect(screen.getByRole('textbox', { name: repliesCopy.receiptLabel })).toHaveProperty(
+      'value',
+      'some words',
+    )
+  })
+
+  it('a follow-up the server is too busy to store (a statement timeout) is queued, not refused', async () => {
+    const { follow, user, openWith } = setup(
+      { kind: 'opened', conversation: conversation() },
+      {
+        send: vi.fn<FollowUpDependencies['send']>(async () => ({
+          kind: 'no-answer',
+          reason: 'busy',
+          detail: 'HTTP 500 57014: canceling statement due to statement timeout',
+        })),
+      },
+    )
+    await openWith('the twelve words')
+    await user.type(
+      await screen.findByRole('textbox', { name: conversationCopy.messageLabel }),
+      'Thursday works.',
+    )
+    await user.click(screen.getByRole('button', { name: conversationCopy.send }))
+    expect(await screen.findByText(conversationCopy.queued)).toBeTruthy()
+    expect(follow.enqueue).toHaveBeenCalledWith({
+      kind: 'message',
+      message: expect.objectContaining({ sealed: 'armor' }) as unknown,
+    })
+  })
+
   it('offline, queues the sealed message in the outbox and says so', async () => {
     const { follow, user, openWith } = setup(
       { kind: 'opened', conversation: conversation() },

@@ -32,6 +32,8 @@ export function openProblem(outcome: Exclude<OpenOutcome, { kind: 'opened' }>): 
       return copy.limited[outcome.scope](formatWhen(outcome.retryAt))
     case 'no-answer':
       return copy.noAnswer
+    case 'busy':
+      return copy.busy
     case 'failed':
       return copy.failed
   }
@@ -92,7 +94,7 @@ export function RepliesReader({ dependencies }: { dependencies: RepliesDependenc
       setReceipt('')
       return
     }
-    if (outcome.kind === 'no-answer' || outcome.kind === 'failed') {
+    if (outcome.kind === 'no-answer' || outcome.kind === 'busy' || outcome.kind === 'failed') {
       console.error('The conversation could not be opened:', outcome.detail)
     }
     setProblem(openProblem(outcome))
@@ -113,7 +115,7 @@ export function RepliesReader({ dependencies }: { dependencies: RepliesDependenc
   const problemId = `${fieldId}-problem`
   return (
     <form noValidate onSubmit={(event) => void open(event)}>
-      <fieldset disabled={!hydrated} className="grid gap-3">
+      <div className="grid gap-3">
         <label htmlFor={fieldId} className="text-sm font-medium text-text">
           {copy.receiptLabel}
         </label>
@@ -124,6 +126,7 @@ export function RepliesReader({ dependencies }: { dependencies: RepliesDependenc
           id={fieldId}
           value={receipt}
           onChange={(event) => setReceipt(event.target.value)}
+          disabled={!hydrated}
           rows={3}
           autoComplete="off"
           autoCapitalize="off"
@@ -135,7 +138,7 @@ export function RepliesReader({ dependencies }: { dependencies: RepliesDependenc
         />
         <button
           type="submit"
-          disabled={busy}
+          disabled={busy || !hydrated}
           className="inline-flex min-h-12 w-full items-center justify-center rounded-full bg-mint px-6 py-3 font-semibold text-on-accent hover:bg-mint-strong disabled:opacity-70 sm:w-auto"
         >
           {busy ? copy.opening : copy.open}
@@ -143,7 +146,7 @@ export function RepliesReader({ dependencies }: { dependencies: RepliesDependenc
         <p id={problemId} role="status" className="min-h-5 text-sm text-danger">
           {problem ?? ''}
         </p>
-      </fieldset>
+      </div>
     </form>
   )
 }

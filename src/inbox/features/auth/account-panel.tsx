@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react'
+import { useEffect, useState, type FormEvent } from 'react'
+import { fetchBuildId } from '../../../shared/build-id'
 import { copy } from '../../content/copy'
 import { Field } from '../../components/field'
 import { MIN_PASSWORD_LENGTH, passwordProblem } from './password-rules'
@@ -58,6 +59,25 @@ function PasswordChange() {
   )
 }
 
+/** The build id of the inbox the host serves (src/shared/build-id.ts), to compare with the agency's list. */
+function BuildId() {
+  const [buildId, setBuildId] = useState<string | null | undefined>(undefined)
+  useEffect(() => {
+    let current = true
+    void fetchBuildId().then((id) => current && setBuildId(id))
+    return () => {
+      current = false
+    }
+  }, [])
+  if (buildId === undefined) return null
+  return (
+    <p className="hint">
+      {copy.account.buildId}:{' '}
+      <code data-testid="build-id">{buildId ?? copy.account.buildIdUnreadable}</code>
+    </p>
+  )
+}
+
 /** Apart from "Lock" in the header: another place, another style. */
 export function AccountPanel({
   aal2,
@@ -78,6 +98,7 @@ export function AccountPanel({
       <button type="button" className="sign-out" onClick={() => onSignOut('global')}>
         {copy.account.signOutEverywhere}
       </button>
+      <BuildId />
     </section>
   )
 }

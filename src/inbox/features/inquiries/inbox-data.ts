@@ -1,3 +1,4 @@
+import { STATEMENT_TIMEOUT } from '../../../shared/api/outcome'
 import type { SettableStatus } from '../../../shared/staff-workflow'
 import { sealedSubmissionOpener } from '../../../shared/submission/open-sealed'
 import { supabase } from '../../lib/supabase-client'
@@ -21,7 +22,13 @@ const COLUMNS =
 const STAMPED = 'status, responded_at, completed_at, responded_by, awaiting_reply_since'
 const PAGE_ROWS = 500
 
-export type ResponseTimes = { p50: string | null; p90: string | null; within_24h: number | null }
+export type ResponseTimes = {
+  responded: number
+  p50: string | null
+  p90: string | null
+  within_24h: number | null
+  closed_unanswered: number
+}
 export type Stamped = Pick<
   InquiryRow,
   'status' | 'responded_at' | 'completed_at' | 'responded_by' | 'awaiting_reply_since'
@@ -36,6 +43,8 @@ export type WriteOutcome =
   /** A change offline is refused, not queued: colleagues would read what the database has not. */
   | { kind: 'offline' }
   | { kind: 'closed' }
+  /** The database cancelled the statement (its timeout): nothing was stored, try again. */
+  | { kind: 'busy' }
   | { kind: 'failed' }
 
 class Refused extends Error {
@@ -249,7 +258,9 @@ export async function loadInquiries(
 }
 
 export async function loadResponseTimes(): Promise<ResponseTimes | null> {
-  const { data, error } = await supabase.from('inbox_response_times').select('p50, p90, within_24h')
+  const { data, error } = await supabase
+    .from('inbox_response_times')
+    .select('responded, p50, p90, within_24h, closed_unanswered')
   if (error) console.error('inbox: reading response times failed', error)
   return (data?.[0] as ResponseTimes | undefined) ?? null
 }
@@ -301,6 +312,7 @@ export async function insertReply(reply: SealedReply): Promise<WriteOutcome> {
   if (!navigator.onLine) return { kind: 'offline' }
   const { error } = await supabase.from('contact_messages').insert(reply)
   if (error?.code === 'thread_closed') return { kind: 'closed' }
+  if (error?.code === STATEMENT_TIMEOUT) return { kind: 'busy' }
   if (!error || error.code === '23505') return stampedOf(reply.submission_id)
   console.error('inbox: sending the reply failed', error)
   return { kind: 'failed' }

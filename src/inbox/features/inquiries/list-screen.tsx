@@ -53,15 +53,6 @@ export function ListScreen({
           {copy.list.refresh}
         </button>
       </div>
-      {times?.p50 && (
-        <p className="times">
-          {copy.list.times(
-            formatInterval(times.p50),
-            formatInterval(times.p90),
-            `${Math.round((times.within_24h ?? 0) * 100)}%`,
-          )}
-        </p>
-      )}
       {pullArmed && <p className="pull">{copy.list.release}</p>}
       {error && <p role="alert">{error}</p>}
       {offlineSince && <p role="status">{copy.list.offline(formatTime(new Date(offlineSince)))}</p>}
@@ -126,6 +117,18 @@ export function ListScreen({
         <button type="button" onClick={() => setShown(visible.length + ROWS_SHOWN)}>
           {copy.list.showMore(Math.min(ROWS_SHOWN, matching.length - visible.length))}
         </button>
+      )}
+      {/* Below the rows: on a phone the first screen is for the inquiries. */}
+      {times && times.responded + times.closed_unanswered > 0 && (
+        <p className="times">
+          {copy.list.times(
+            times.responded,
+            formatInterval(times.p50),
+            formatInterval(times.p90),
+            `${Math.round((times.within_24h ?? 0) * 100)}%`,
+            times.closed_unanswered,
+          )}
+        </p>
       )}
     </section>
   )

@@ -12,6 +12,7 @@ import {
   KeyVaultError,
   MIN_PASSPHRASE_LENGTH,
   parseIdentities,
+  atIpAddress,
   passkeysAvailable,
   readKeyFile,
   saveKey,
@@ -200,11 +201,15 @@ export function KeyGate({ onUnlocked }: { onUnlocked: (unlocked: Unlocked) => vo
           required
         />
       ))}
-      {passkeysAvailable() && (
+      {passkeysAvailable() ? (
         <label className="check">
           <input name="passkey" type="checkbox" />
           {copy.key.addPasskey}
         </label>
+      ) : (
+        atIpAddress(window.location.hostname) && (
+          <p className="hint">{copy.key.passkeyNeedsName(window.location.port)}</p>
+        )
       )}
       {alert}
       <button type="submit" disabled={busy}>

@@ -4,6 +4,7 @@ import { armor, Decrypter, Encrypter, generateIdentity, identityToRecipient } fr
 import { openDB } from 'idb'
 import { describe, expect, it, vi } from 'vitest'
 import {
+  atIpAddress,
   declinePasskeyOffer,
   forgetKey,
   hasSavedKey,
@@ -73,6 +74,26 @@ describe('the key on this device', () => {
       new KeyVaultError('not-a-key'),
     )
   }, 30_000)
+
+  it('offers no passkey at an IP address, where WebAuthn refuses them', async () => {
+    expect([atIpAddress('127.0.0.1'), atIpAddress('[::1]'), atIpAddress('localhost')]).toEqual([
+      true,
+      true,
+      false,
+    ])
+    vi.stubGlobal('window', {
+      PublicKeyCredential: class {},
+      location: { hostname: '127.0.0.1' },
+    })
+    vi.stubGlobal('PublicKeyCredential', {
+      getClientCapabilities: () => Promise.resolve({ 'extension:prf': true }),
+    })
+    try {
+      expect(await shouldOfferPasskey()).toBe(false)
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
 
   it('offers a passkey where PRF may be had, until declined; removing the key forgets the answer', async () => {
     const browserSays = (prf: boolean) =>

@@ -92,9 +92,18 @@ export async function unlockKey(passphrase: string): Promise<string[]> {
 const PASSKEY_RECORD = 'passkey'
 type PasskeyRecord = { credential: string; file: Uint8Array }
 
-/** Whether this browser can make passkeys at all (PRF support shows only when one is made). */
+/** An IP address (127.0.0.1, [::1]): WebAuthn refuses to make or use passkeys there. */
+export const atIpAddress = (hostname: string) =>
+  /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith('[')
+
+/**
+ * Whether this browser can make passkeys here at all (PRF support shows only when one is made):
+ * not at an IP address, which WebAuthn refuses whatever the device can do.
+ */
 export const passkeysAvailable = () =>
-  typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function'
+  typeof window !== 'undefined' &&
+  typeof window.PublicKeyCredential === 'function' &&
+  !atIpAddress(window.location?.hostname ?? '')
 
 export async function hasPasskey(): Promise<boolean> {
   return (await vault.get(PASSKEY_RECORD)) !== undefined
