@@ -13,30 +13,6 @@ import { resolveSubmissionKeys } from './src/build/submission-keys.ts'
 import { parseSiteEnv, type SiteEnv } from './src/lib/env.ts'
 import { localPort, withLocalSupabaseUrl } from './supabase/local/ports.ts'
 
-/**
- * React, the router and the few modules every page shares with the app's entry, in one chunk. The
- * entry is imported by the boot module (so first paint does not wait for it); without this group
- * the bundler gives each module the entry shares with the pages a chunk of its own: five small
- * files instead of one, each compressed on its own (about 0.3 KB gzip more on every page). The
- * toasts' region and the outbox's definitions are such modules too (the conversation's code made
- * the bundler split them out: about 0.2 KB gzip more on every page).
- */
-const frameworkChunk = {
-  name: 'framework',
-  test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]|src[\\/]lib[\\/]env\.ts|src[\\/]components[\\/]toast[\\/]toast-(store|region)\.ts|src[\\/]features[\\/]contact[\\/]outbox[\\/]outbox-definitions\.ts/,
-}
-
-/**
- * zod and the inquiry's fields (their schema and limits), in one chunk: the contact page needs them
- * up front, and the conversation's lazy code (sealing, /replies after "Open") needs the limits too.
- * Without this group the bundler gives the fields a chunk of their own, one more file the contact
- * page fetches.
- */
-const schemaChunk = {
-  name: 'zod',
-  test: /node_modules[\\/]zod[\\/]|src[\\/]shared[\\/]zod\.ts|src[\\/]shared[\\/]submission[\\/]fields\.ts/,
-}
-
 export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
   const env = withLocalSupabaseUrl(loadEnv(mode, process.cwd(), 'VITE_'))
   const settings = parseSiteEnv(env)
@@ -92,11 +68,6 @@ export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
           outDir: 'dist',
           emptyOutDir: true,
           sourcemap: false,
-          rolldownOptions: {
-            output: {
-              codeSplitting: { groups: [frameworkChunk, schemaChunk] },
-            },
-          },
         },
     preview: { host: '127.0.0.1', port: localPort('site'), strictPort: true },
     appType: 'mpa' as const,

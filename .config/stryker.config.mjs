@@ -25,7 +25,7 @@ export const FILE_THRESHOLD = 90
  */
 export const EQUIVALENT_MUTANTS = [
   {
-    file: 'src/features/contact/send-to-supabase.ts',
+    file: 'src/features/outbox/send-queued.ts',
     line: "if (status === 0 || status < 300) return outcome('no-answer', 'noAnswer')",
     original: 'status === 0',
     mutator: 'ConditionalExpression',
@@ -34,7 +34,7 @@ export const EQUIVALENT_MUTANTS = [
       '0 < 300 already: `status === 0` names the fetch-failed case for the reader, the next test covers it.',
   },
   {
-    file: 'src/features/contact/outbox/outbox-flush.ts',
+    file: 'src/features/outbox/outbox-flush.ts',
     line: "const detail = `stored record failed validation: ${valid.error.issues.map((issue) => issue.path.join('.')).join(', ')}`",
     original: "'.'",
     mutator: 'StringLiteral',
@@ -43,7 +43,7 @@ export const EQUIVALENT_MUTANTS = [
       'The record schema is flat: every issue path has one segment, so the separator never shows.',
   },
   {
-    file: 'src/features/contact/outbox/outbox-definitions.ts',
+    file: 'src/features/outbox/outbox-definitions.ts',
     line: "return new Set((await indexedDB.databases()).map((database) => database.name ?? ''))",
     mutator: 'StringLiteral',
     replacement: '"Stryker was here!"',
@@ -129,14 +129,14 @@ export default {
     'src/shared/submission/sealed-document.ts',
     'src/shared/submission/sealed-row.ts',
     'src/features/contact/submit-contact.ts',
-    'src/features/contact/send-to-supabase.ts',
+    'src/features/outbox/send-queued.ts',
     'src/features/contact/sealing/seal-submission.ts',
     'src/features/contact/sealing/load-sealer.ts',
     'src/features/contact/sealing/sealing-error.ts',
-    'src/features/contact/outbox/outbox-definitions.ts',
-    'src/features/contact/outbox/outbox-store.ts',
-    'src/features/contact/outbox/outbox-flush.ts',
-    'src/features/contact/outbox/outbox-lock.ts',
+    'src/features/outbox/outbox-definitions.ts',
+    'src/features/outbox/outbox-store.ts',
+    'src/features/outbox/outbox-flush.ts',
+    'src/features/outbox/outbox-lock.ts',
   ],
   testRunner: 'vitest',
   vitest: { configFile: '.config/vitest.mutation.config.ts', related: true },

@@ -5,14 +5,11 @@ import 'fake-indexeddb/auto'
 import { IDBFactory } from 'fake-indexeddb'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import { ADA, BOB, DELIVERED, inquiryItem, T0 } from './features/contact/contact-test-fixtures'
-import { LOCK_NAME } from './features/contact/outbox/outbox-definitions'
-import { flushOutbox, type SendQueued } from './features/contact/outbox/outbox-flush'
-import { outboxLock } from './features/contact/outbox/outbox-lock'
-import {
-  openOutboxStore,
-  OUTBOX_SYNC_TAG,
-  takeDeliveryNotes,
-} from './features/contact/outbox/outbox-store'
+import { LOCK_NAME } from './features/outbox/outbox-definitions'
+import { flushOutbox } from './features/outbox/outbox-flush'
+import type { SendQueued } from './features/outbox/outbox-types'
+import { outboxLock } from './features/outbox/outbox-lock'
+import { openOutboxStore, OUTBOX_SYNC_TAG, takeDeliveryNotes } from './features/outbox/outbox-store'
 
 vi.mock('workbox-core', () => ({ clientsClaim: vi.fn() }))
 vi.mock('workbox-precaching', () => ({

@@ -12,15 +12,13 @@ import {
   type PrecacheEntry,
 } from 'workbox-precaching'
 import { NavigationRoute, registerRoute } from 'workbox-routing'
-import { CHANNEL_NAME, LOCK_NAME } from './features/contact/outbox/outbox-definitions'
-import { flushOutbox, type FlushResult } from './features/contact/outbox/outbox-flush'
-import { outboxLock } from './features/contact/outbox/outbox-lock'
-import {
-  noteDeliveries,
-  openOutboxStore,
-  OUTBOX_SYNC_TAG,
-} from './features/contact/outbox/outbox-store'
-import { sendQueued } from './features/contact/send-to-supabase'
+import { CHANNEL_NAME, LOCK_NAME } from './features/outbox/outbox-definitions'
+import { flushOutbox } from './features/outbox/outbox-flush'
+import type { FlushResult } from './features/outbox/outbox-types'
+import { outboxLock } from './features/outbox/outbox-lock'
+import { noteDeliveries, openOutboxStore, OUTBOX_SYNC_TAG } from './features/outbox/outbox-store'
+import { sendQueuedWith } from './features/outbox/send-queued'
+import * as backend from './lib/backend'
 
 type ExtendableEvent = Event & { waitUntil(promise: Promise<unknown>): void }
 declare const self: {
@@ -58,7 +56,7 @@ async function syncOutbox(): Promise<FlushResult | null> {
   const store = await openOutboxStore(indexedDB)
   const result = await flushOutbox({
     store,
-    send: sendQueued,
+    send: sendQueuedWith(backend),
     now: Date.now,
     withLock: outboxLock(LOCK_NAME),
     ignoreSchedule: true,

@@ -8,23 +8,25 @@ export type PageId = RouteId | 'not-found'
 type PageLoader = () => Promise<ComponentType>
 
 /**
- * Each page is its own chunk, so a content page loads only its own code (never the contact form's
- * validation or the Supabase client). The prerendered HTML preloads the chunk of its page.
+ * One module per page, named after its id and exporting its one component: each is loaded on its
+ * own, so a content page loads only its own code (never the contact form's validation or the
+ * Supabase client). The prerendered HTML preloads the module of its page.
  */
-const pageLoaders: Record<PageId, PageLoader> = {
-  home: () => import('../pages/home').then((page) => page.HomePage),
-  services: () => import('../pages/services').then((page) => page.ServicesPage),
-  'case-studies': () => import('../pages/case-studies').then((page) => page.CaseStudiesPage),
-  about: () => import('../pages/about').then((page) => page.AboutPage),
-  contact: () => import('../pages/contact').then((page) => page.ContactPage),
-  privacy: () => import('../pages/privacy').then((page) => page.PrivacyPage),
-  replies: () => import('../pages/replies').then((page) => page.RepliesPage),
-  'not-found': () => import('../pages/not-found').then((page) => page.NotFoundPage),
-}
+const pageModules = import.meta.glob<Record<string, ComponentType>>([
+  '../pages/*.tsx',
+  '!../pages/*.test.tsx',
+])
+const pageIds: PageId[] = [...siteRoutes.map((route) => route.id), 'not-found']
+const pageLoaders = Object.fromEntries(
+  pageIds.map((id) => [
+    id,
+    () => pageModules[`../pages/${id}.tsx`]!().then((page) => Object.values(page)[0]!),
+  ]),
+) as Record<PageId, PageLoader>
 
-/** Source modules of the pages (each named after its id), so the prerender can find each page's chunk. */
+/** Source modules of the pages, so the prerender can find each page's chunk. */
 export const pageSourceFiles = Object.fromEntries(
-  (Object.keys(pageLoaders) as PageId[]).map((id) => [id, `src/pages/${id}.tsx`]),
+  pageIds.map((id) => [id, `src/pages/${id}.tsx`]),
 ) as Record<PageId, string>
 
 const loadedPages = new Map<PageId, ComponentType>()

@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Plugin, Rolldown } from 'vite'
+import type * as EntryPrerender from '../app/entry-prerender'
 
 type OutputBundle = Rolldown.OutputBundle
 type OutputChunk = Rolldown.OutputChunk
@@ -9,7 +10,7 @@ type OutputChunk = Rolldown.OutputChunk
 /** Where `npm run build` puts the server bundle that renders the pages (first step of the build). */
 export const PRERENDER_BUNDLE_DIR = 'node_modules/.cache/prerender'
 
-type PrerenderModule = typeof import('../app/entry-prerender')
+type PrerenderModule = typeof EntryPrerender
 
 /**
  * Writes every route's full HTML into the client build, plus `404.html`, `sitemap.xml` and

@@ -469,7 +469,8 @@ describe('a queued inquiry with sealed files (the outbox’s sender)', () => {
       init.body instanceof FormData
         ? new Response(JSON.stringify({ Key: `contact-attachments/${object}` }), { status: 200 })
         : new Response(null, { status: 201 })
-    const { sendQueued } = await import('../features/contact/send-to-supabase')
+    const { sendQueuedWith } = await import('../features/outbox/send-queued')
+    const sendQueued = sendQueuedWith(await import('./backend'))
     expect(await sendQueued(item)).toEqual({ kind: 'delivered' })
     const [reserve, upload, insert] = wire.requests
     expect(reserve?.url).toBe(`${SUPABASE_URL}/rest/v1/rpc/reserve_attachment`)
@@ -490,13 +491,15 @@ describe('a queued inquiry with sealed files (the outbox’s sender)', () => {
             { status: 400, headers: { 'content-type': 'application/json' } },
           )
         : new Response(null, { status: 201 })
-    const { sendQueued } = await import('../features/contact/send-to-supabase')
+    const { sendQueuedWith } = await import('../features/outbox/send-queued')
+    const sendQueued = sendQueuedWith(await import('./backend'))
     expect(await sendQueued(item)).toEqual({ kind: 'delivered' })
     expect(wire.requests).toHaveLength(3)
   })
 
   it('uploads nothing the database would not count: a refused announcement stops the file', async () => {
-    const { sendQueued } = await import('../features/contact/send-to-supabase')
+    const { sendQueuedWith } = await import('../features/outbox/send-queued')
+    const sendQueued = sendQueuedWith(await import('./backend'))
     answerWith(429, { code: 'attachment_network_limit', message: 'Too many files.' })
     expect(await sendQueued(item)).toMatchObject({ kind: 'no-answer', reason: 'busy' })
     answerWith(403, { code: 'attachment_too_many', message: 'Too many files.' })
@@ -508,35 +511,42 @@ describe('a queued inquiry with sealed files (the outbox’s sender)', () => {
   })
 
   it('a statement timeout on the upload (Storage’s 544) or on the insert (500 57014) is busy: kept for a retry', async () => {
-    const { sendQueued } = await import('../features/contact/send-to-supabase')
-    wire.answer = async () =>
-      new Response(
-        JSON.stringify({
-          statusCode: '544',
-          code: 'DatabaseTimeout',
-          error: 'DatabaseTimeout',
-          message: 'The connection to the database timed out',
-        }),
-        { status: 544, headers: { 'content-type': 'application/json' } },
-      )
+    const { sendQueuedWith } = await import('../features/outbox/send-queued')
+    const sendQueued = sendQueuedWith(await import('./backend'))
+    // The reservation is taken (204), then Storage's upload meets the timeout.
+    wire.answer = async (init) =>
+      init.body instanceof FormData
+        ? new Response(
+            JSON.stringify({
+              statusCode: '544',
+              code: 'DatabaseTimeout',
+              error: 'DatabaseTimeout',
+              message: 'The connection to the database timed out',
+            }),
+            { status: 544, headers: { 'content-type': 'application/json' } },
+          )
+        : new Response(null, { status: 204 })
     expect(await sendQueued(item)).toMatchObject({ kind: 'no-answer', reason: 'busy' })
     wire.requests = []
     wire.answer = async (init) =>
       init.body instanceof FormData
         ? new Response(JSON.stringify({ Key: `contact-attachments/${object}` }), { status: 200 })
-        : new Response(
-            JSON.stringify({
-              code: '57014',
-              message: 'canceling statement due to statement timeout',
-            }),
-            { status: 500, headers: { 'content-type': 'application/json' } },
-          )
+        : String(init.body).includes('object_name')
+          ? new Response(null, { status: 204 })
+          : new Response(
+              JSON.stringify({
+                code: '57014',
+                message: 'canceling statement due to statement timeout',
+              }),
+              { status: 500, headers: { 'content-type': 'application/json' } },
+            )
     expect(await sendQueued(item)).toMatchObject({ kind: 'no-answer', reason: 'busy' })
-    expect(wire.requests).toHaveLength(2)
+    expect(wire.requests).toHaveLength(3)
   })
 
   it('sends no row while a file is not stored: no answer keeps it queued, a refusal says so', async () => {
-    const { sendQueued } = await import('../features/contact/send-to-supabase')
+    const { sendQueuedWith } = await import('../features/outbox/send-queued')
+    const sendQueued = sendQueuedWith(await import('./backend'))
     wire.answer = async () => Promise.reject(new TypeError('Failed to fetch'))
     expect(await sendQueued(item)).toMatchObject({ kind: 'no-answer' })
     expect(wire.requests).toHaveLength(1)

@@ -1,7 +1,7 @@
 import { PageIntro } from '../components/page-intro'
 import { repliesIntro } from '../content/replies-page'
-import { browserRepliesDependencies } from '../features/contact/replies/replies-browser'
-import { RepliesReader } from '../features/contact/replies/replies-reader'
+import { browserRepliesDependencies } from '../features/replies/replies-browser'
+import { RepliesReader } from '../features/replies/replies-reader'
 
 export function RepliesPage() {
   return (

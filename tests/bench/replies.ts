@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { expect } from '@playwright/test'
 import { armor, Encrypter } from 'age-encryption'
-import { conversationCopy, repliesCopy } from '../../src/features/contact/replies/replies-copy'
+import { conversationCopy, repliesCopy } from '../../src/features/replies/replies-copy'
 import { deriveReceiptKeys, generateReceipt } from '../../src/shared/conversation/receipt'
 import {
   buildThreadMessage,

@@ -1,6 +1,6 @@
 import type { Page, Route } from '@playwright/test'
 import { failureMessages, formCopy, submitToasts } from '../../src/features/contact/contact-copy'
-import { outboxCopy } from '../../src/features/contact/outbox/outbox-copy'
+import { outboxCopy } from '../../src/features/outbox/outbox-copy'
 import { submissionsWithId } from '../support/backend-db'
 import {
   contactForm,

@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test'
 import { submitToasts } from '../../src/features/contact/contact-copy'
 import { panelCopy } from '../../src/features/contact/inquiry-panel-copy'
-import { conversationCopy, repliesCopy } from '../../src/features/contact/replies/replies-copy'
+import { conversationCopy, repliesCopy } from '../../src/features/replies/replies-copy'
 import { generateReceipt } from '../../src/shared/conversation/receipt'
 import { axeViolations } from '../support/axe'
 import { submissionsNamed, uniqueName } from '../support/backend-db'

@@ -1,5 +1,5 @@
 import { headerRoutes, siteRoutes } from '../../src/config/routes'
-import { outboxCopy } from '../../src/features/contact/outbox/outbox-copy'
+import { outboxCopy } from '../../src/features/outbox/outbox-copy'
 import { goOffline, waitForOfflineReady } from '../support/offline'
 import { NOT_FOUND_PATH, pageHeading } from '../support/site'
 import { expect, test } from '../support/strict-page'

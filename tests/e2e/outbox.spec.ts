@@ -1,5 +1,5 @@
 import { submitToasts } from '../../src/features/contact/contact-copy'
-import { outboxCopy } from '../../src/features/contact/outbox/outbox-copy'
+import { outboxCopy } from '../../src/features/outbox/outbox-copy'
 import { submissionsWithId } from '../support/backend-db'
 import {
   AGE_ARMOR,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Locator, type Page } from '@playwright/test'
 import { submitToasts } from '../../src/features/contact/contact-copy'
-import { outboxCopy } from '../../src/features/contact/outbox/outbox-copy'
+import { outboxCopy } from '../../src/features/outbox/outbox-copy'
 import {
   contactForm,
   fillAndSend,

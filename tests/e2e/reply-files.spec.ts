@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { conversationCopy, repliesCopy } from '../../src/features/contact/replies/replies-copy'
+import { conversationCopy, repliesCopy } from '../../src/features/replies/replies-copy'
 import { copy } from '../../src/inbox/content/copy'
 import {
   CONVERSATION_FILES_BUCKET,

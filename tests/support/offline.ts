@@ -1,6 +1,6 @@
 import { expect, type BrowserContext, type Page } from '@playwright/test'
-import { OUTBOX_DB_NAME } from '../../src/features/contact/outbox/outbox-definitions'
-import { OUTBOX_STORE } from '../../src/features/contact/outbox/outbox-store'
+import { OUTBOX_DB_NAME } from '../../src/features/outbox/outbox-definitions'
+import { OUTBOX_STORE } from '../../src/features/outbox/outbox-store'
 import { openContactPage } from './contact-form'
 
 /**

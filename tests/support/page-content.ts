@@ -24,7 +24,7 @@ import { services, servicesCallToAction, servicesIntro } from '../../src/content
 import { site } from '../../src/content/site'
 import type { Action, CallToAction, Stat } from '../../src/content/types'
 import { formCopy } from '../../src/features/contact/contact-copy'
-import { repliesCopy } from '../../src/features/contact/replies/replies-copy'
+import { repliesCopy } from '../../src/features/replies/replies-copy'
 import { BUDGET_OPTIONS, PROJECT_TYPE_LABELS } from '../../src/shared/submission/fields'
 import { siteEnv } from '../../src/lib/env'
 import {

@@ -1,7 +1,7 @@
 import { showToast } from '../../components/toast/toast-store'
 import { submitToasts } from './contact-copy'
-import type { FlushResult } from './outbox/outbox-flush'
-import { formatQueuedAt, outboxCopy } from './outbox/outbox-copy'
+import type { FlushResult } from '../outbox/outbox-types'
+import { formatQueuedAt, outboxCopy } from '../outbox/outbox-copy'
 import type { SubmitResult } from './submit-contact'
 
 /**

@@ -21,9 +21,8 @@ export function attachmentProblemText(problem: AttachmentProblem): string {
 /**
  * The files attached to the form, each with its name, its size and a "Remove" button, and, past
  * the limits, the sentence saying what is wrong (in the live region the picker is described by).
- * Loaded once the visitor has picked a file (the form is touched by then), never with the page.
  */
-export default function AttachedFiles({
+export function AttachedFiles({
   problemId,
   input,
   files,

@@ -1,11 +1,7 @@
-import { lazy, Suspense, useState, type RefObject } from 'react'
+import { useState, type RefObject } from 'react'
 import { inputClasses } from '../../components/form-field'
 import { attachmentsFieldCopy } from './attachments-copy'
-
-// The list and its sentences load when the form is first touched (with the sealer), never with
-// the page: the contact page's first load carries only the label, the limits and the picker.
-export const loadAttachedFiles = () => import('./attached-files')
-const AttachedFiles = lazy(loadAttachedFiles)
+import { AttachedFiles } from './attached-files'
 
 /**
  * "Attachments (Optional)" under the brief: pick any files (several at once, or one after the
@@ -51,15 +47,13 @@ export function AttachmentsField({
         }}
       />
       {files.length > 0 && (
-        <Suspense fallback={null}>
-          <AttachedFiles
-            problemId={problemId}
-            input={inputRef}
-            files={files}
-            onChange={onChange}
-            onProblem={setInvalid}
-          />
-        </Suspense>
+        <AttachedFiles
+          problemId={problemId}
+          input={inputRef}
+          files={files}
+          onChange={onChange}
+          onProblem={setInvalid}
+        />
       )}
     </div>
   )

@@ -21,7 +21,7 @@ import { ContactForm, EMPTY_CONTACT_FORM } from './contact-form'
 import { attachmentsFieldCopy } from './attachments-copy'
 import { attachedFilesCopy } from './attached-files-copy'
 import { panelCopy } from './inquiry-panel-copy'
-import type { SendOutcome } from './send-to-supabase'
+import type { SendOutcome } from '../outbox/outbox-types'
 import { fakeDependencies, sealedInquiryFor, TEST_RECEIPT } from './contact-test-fixtures'
 import {
   STILL_SENDING_AFTER_MS,

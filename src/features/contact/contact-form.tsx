@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useForm, type FieldErrors } from 'react-hook-form'
 import { FormField, inputClasses } from '../../components/form-field'
@@ -7,33 +7,20 @@ import { dismissToast, showToast } from '../../components/toast/toast-store'
 import { announceSubmit } from './announce-results'
 import { siteEnv } from '../../lib/env'
 import { useHydrated } from '../../lib/use-hydrated'
-import { formCopy, sealingFailures, submitToasts } from './contact-copy'
+import { formCopy, submitToasts } from './contact-copy'
+import { useDraft } from './use-draft'
 import { LimitedField } from './limited-field'
-import { AttachmentsField, loadAttachedFiles } from './attachments-field'
-import type { Receipt } from '../../shared/conversation/receipt'
+import { AttachmentsField } from './attachments-field'
+import { InquiryPanel } from './inquiry-panel'
+import { briefPlaceholderAbout, contactContextOf } from '../../content/contact-context'
 import {
   BUDGET_OPTIONS,
   PROJECT_TYPE_OPTIONS,
   submissionFieldsSchema,
-  type ProjectType,
   type SubmissionFields,
   type SubmissionFieldsInput,
 } from '../../shared/submission/fields'
-import type {
-  SealedFile,
-  SentInquiry,
-  SlowStep,
-  SubmitDependencies,
-  SubmitResult,
-} from './submit-contact'
-
-// The submit path loads as the visitor starts on the form, with the sealer, not with the page: a
-// visitor who only reads /contact does not download it.
-const loadSubmit = () => import('./submit-contact')
-
-// The panel shown after Send: loaded as the visitor starts on the form, never with the page.
-const loadPanel = () => import('./inquiry-panel')
-const InquiryPanel = lazy(() => loadPanel().then((module) => ({ default: module.InquiryPanel })))
+import type { SentInquiry, SubmitDependencies } from './submit-contact'
 
 const resolver = zodResolver(submissionFieldsSchema)
 
@@ -44,12 +31,6 @@ export const EMPTY_CONTACT_FORM: SubmissionFieldsInput = {
   project_type: '',
   budget: '',
   message: '',
-}
-
-/** The line under the button while a step of the submit is slow. */
-const slowLines: Record<SlowStep, string> = {
-  sealing: formCopy.stillEncrypting,
-  sending: formCopy.stillSending,
 }
 
 const requiredFields: ReadonlySet<string> = new Set(['name', 'contact', 'message'])
@@ -110,109 +91,41 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
     shouldFocusError: true,
   })
 
-  // One id per draft: pressing Send again after a failure reuses it, so if the first attempt did
-  // reach the database after all, the second answers 409 ("already received"), not a second row.
-  const draftId = useRef<string | null>(null)
-  // The draft's receipt, once sealed: a retry keeps it with the id (a row the first try stored
-  // answers to it). In memory only.
-  const draftReceipt = useRef<Receipt | null>(null)
+  const draft = useDraft(dependencies)
   const [sent, setSent] = useState<{ inquiry: SentInquiry; queued: boolean } | null>(null)
-  const preloaded = useRef(false)
   const validationToast = useRef<number | null>(null)
   const submitButton = useRef<HTMLButtonElement>(null)
-  const [slowStep, setSlowStep] = useState<SlowStep | null>(null)
-  // The attached files (in memory until sealed), this draft's sealed files (reused by a retry),
-  // and how far sealing and uploading them have come (the line under the button).
-  const [files, setFiles] = useState<File[]>([])
-  const draftFiles = useRef<SealedFile[]>([])
   const attachmentsInput = useRef<HTMLInputElement>(null)
-  const [fileProgress, setFileProgress] = useState<string | null>(null)
   // What a call to action said the visitor came from (`?about=<id>`): read after hydration, so the
-  // prerendered form and the first render agree, and loaded only when the address names one (the
-  // names stay off a plain visit's first load). It chooses the project type and names the card in
+  // prerendered form and the first render agree. It chooses the project type and names the card in
   // the brief's placeholder; nothing is typed for the visitor. Until a message is sent.
-  const [context, setContext] = useState<{ projectType?: ProjectType; placeholder: string } | null>(
-    null,
-  )
-  useEffect(() => {
-    if (!new URLSearchParams(window.location.search).has('about')) return
-    void import('../../content/contact-context').then(
-      ({ contactContextOf, briefPlaceholderAbout }) => {
-        const named = contactContextOf(window.location.search)
-        if (named) setContext({ ...named, placeholder: briefPlaceholderAbout(named.name) })
-      },
-    )
-  }, [])
-  const projectType = context?.projectType
+  const [aboutDone, setAboutDone] = useState(false)
+  const about = hydrated && !aboutDone ? contactContextOf(window.location.search) : null
+  const projectType = about?.projectType
   useEffect(() => {
     if (projectType) setValue('project_type', projectType)
   }, [projectType, setValue])
 
   const onValid = async (fields: SubmissionFields) => {
     if (validationToast.current !== null) dismissToast(validationToast.current)
-    draftId.current ??= crypto.randomUUID()
-    const draft = { fields, id: draftId.current, now: Date.now(), userAgent: navigator.userAgent }
-    let result: SubmitResult
-    let shown = ''
-    try {
-      const { submitContact, checkAttachments, attachedFilesCopy } = await loadSubmit()
-      // The files' limits are checked before anything is sealed; the field says what is wrong.
-      if (checkAttachments(files)) {
-        validationToast.current = showToast({
-          title: submitToasts.invalid.title,
-          variant: 'destructive',
-        })
-        attachmentsInput.current?.focus()
-        return
-      }
-      result = await submitContact(
-        { ...draft, files },
-        draftReceipt.current,
-        dependencies,
-        {
-          onSealed: (receipt, sealed) => {
-            draftReceipt.current = receipt
-            draftFiles.current = sealed
-          },
-          onSlow: setSlowStep,
-          onFileProgress: (step, done, total) => {
-            // Whole percents (or tenths of a megabyte): a live region must not chatter.
-            const line =
-              step === 'sealing'
-                ? attachedFilesCopy.sealing(Math.floor((done / Math.max(total, 1)) * 100))
-                : attachedFilesCopy.uploading(done, total)
-            if (line !== shown) setFileProgress((shown = line))
-          },
-        },
-        draftFiles.current,
-      )
-    } catch (error) {
-      // The submit's code could not load (offline before the site was cached): nothing was sealed.
-      result = { kind: 'failed', message: sealingFailures.unavailable, detail: error }
-    } finally {
-      setSlowStep(null)
-      setFileProgress(null)
+    const result = await draft.submit(fields)
+    if (result === 'invalid-files') {
+      validationToast.current = showToast({
+        title: submitToasts.invalid.title,
+        variant: 'destructive',
+      })
+      attachmentsInput.current?.focus()
+      return
     }
     announceSubmit(result, submitButton.current)
     if (result.kind === 'failed') return
-    draftId.current = null
-    draftReceipt.current = null
-    draftFiles.current = []
-    setFiles([])
     reset(EMPTY_CONTACT_FORM)
-    setContext(null)
+    setAboutDone(true)
     setSent({ inquiry: result.inquiry, queued: result.kind === 'queued' })
   }
 
-  // The crypto chunk loads when the visitor starts on the form, never on content pages.
-  const preload = () => {
-    if (preloaded.current) return
-    preloaded.current = true
-    dependencies.preload()
-    loadSubmit().catch(() => undefined)
-    loadPanel().catch(() => undefined)
-    loadAttachedFiles().catch(() => undefined)
-  }
+  // The crypto loads when the visitor starts on the form, never on content pages.
+  const preload = draft.preload
 
   const onInvalid = (fieldErrors: FieldErrors<SubmissionFieldsInput>) => {
     const requiredMissing = Object.entries(fieldErrors).some(
@@ -234,17 +147,15 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   return (
     <>
       {sent && (
-        <Suspense fallback={null}>
-          <InquiryPanel
-            key={sent.inquiry.id}
-            inquiry={sent.inquiry}
-            queued={sent.queued}
-            onAnother={() => {
-              setSent(null)
-              setFocus('name')
-            }}
-          />
-        </Suspense>
+        <InquiryPanel
+          key={sent.inquiry.id}
+          inquiry={sent.inquiry}
+          queued={sent.queued}
+          onAnother={() => {
+            setSent(null)
+            setFocus('name')
+          }}
+        />
       )}
       <form
         noValidate
@@ -327,7 +238,9 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
                 {...register('message')}
                 required
                 rows={6}
-                placeholder={context?.placeholder ?? formCopy.message.placeholder}
+                placeholder={
+                  about ? briefPlaceholderAbout(about.name) : formCopy.message.placeholder
+                }
                 className={`${inputClasses} min-h-[150px] resize-y`}
               />
             )}
@@ -335,11 +248,8 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
           <AttachmentsField
             id={fieldId('attachments')}
             inputRef={attachmentsInput}
-            files={files}
-            onChange={(attached) => {
-              setFiles(attached)
-              if (attached.length > 0) dependencies.preloadFiles()
-            }}
+            files={draft.files}
+            onChange={draft.attach}
           />
           <button
             ref={submitButton}
@@ -350,7 +260,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
             {isSubmitting ? formCopy.sending : formCopy.submit}
           </button>
           <p role="status" className="min-h-5 text-sm text-muted">
-            {isSubmitting ? (fileProgress ?? (slowStep ? slowLines[slowStep] : '')) : ''}
+            {isSubmitting ? draft.progressLine : ''}
           </p>
         </fieldset>
       </form>

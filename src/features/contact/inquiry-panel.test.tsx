@@ -14,7 +14,7 @@ const fakeOutbox = vi.hoisted(() => ({
   counts: { pending: 0, needsAttention: 0 },
   rerender: () => {},
 }))
-vi.mock('./outbox/use-outbox', async () => {
+vi.mock('../outbox/use-outbox', async () => {
   const { useState } = await import('react')
   return {
     outbox: {

@@ -5,8 +5,8 @@ import { absoluteUrl, routeById } from '../../config/routes'
 import { referenceOf } from '../../shared/conversation/reference'
 import { panelCopy } from './inquiry-panel-copy'
 import { keepReceipt } from './kept-receipt'
-import { formatQueuedAt } from './outbox/outbox-copy'
-import { outbox, useOutbox } from './outbox/use-outbox'
+import { formatQueuedAt } from '../outbox/outbox-copy'
+import { outbox, useOutbox } from '../outbox/use-outbox'
 import type { SentInquiry } from './submit-contact'
 
 const repliesPath = routeById('replies').path

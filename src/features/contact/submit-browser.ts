@@ -1,11 +1,8 @@
 import { siteEnv } from '../../lib/env'
-import { outbox } from './outbox/use-outbox'
+import { outbox } from '../outbox/use-outbox'
 import { loadBackend, notLoaded } from '../../lib/load-backend'
 import type { SubmitDependencies } from './submit-contact'
-
-// Loaded as the visitor starts on the form (`preload`), not with the page: a visitor who only
-// reads /contact downloads neither the sealer's loader nor the sender.
-const sealing = () => import('./sealing/load-sealer')
+import { loadSealer, preloadFileSealing, preloadSealer } from './sealing/load-sealer'
 
 /** The name of the performance entry each seal leaves (read by tests/bench/sealing.ts). */
 export const SEAL_MEASURE = 'contact:seal'
@@ -16,22 +13,13 @@ export const SEAL_MEASURE = 'contact:seal'
  */
 export const browserSubmitDependencies: SubmitDependencies = {
   preload() {
-    sealing().then(
-      ({ preloadSealer }) => preloadSealer(),
-      () => undefined,
-    )
+    preloadSealer()
     loadBackend().catch(() => undefined)
     outbox.preload()
   },
-  preloadFiles() {
-    sealing().then(
-      ({ preloadFileSealing }) => preloadFileSealing(),
-      () => undefined,
-    )
-  },
+  preloadFiles: preloadFileSealing,
   // A loader that cannot load rejects, and the submit fails closed with the general reason.
   async seal(draft, receipt, earlierFiles, onSealedBytes) {
-    const { loadSealer } = await sealing()
     const { sealInquiry } = await loadSealer()
     // A performance entry (no content, only a duration) so `npm run bench` can time the sealing.
     const started = performance.now()

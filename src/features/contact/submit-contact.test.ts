@@ -3,8 +3,8 @@ import type { SealedRow } from '../../shared/database-types'
 import { failureMessages, sealingFailures, submitToasts } from './contact-copy'
 import { SealError } from '../../shared/crypto/seal-error'
 import { DRAFT, fakeDependencies, sealedInquiryFor, TEST_RECEIPT } from './contact-test-fixtures'
-import type { OutboxItem } from './outbox/outbox-store'
-import type { SendOutcome } from './send-to-supabase'
+import type { OutboxItem } from '../outbox/outbox-types'
+import type { SendOutcome } from '../outbox/outbox-types'
 import {
   QUEUE_TIMEOUT_MS,
   sealingDeadline,
@@ -27,7 +27,7 @@ const dependencies = (outcome: SendOutcome, overrides: Partial<SubmitDependencie
 describe('submitContact', () => {
   it('seals, then sends the sealed row only, and reports sent', async () => {
     const deps = dependencies({ kind: 'delivered' })
-    expect(await submitContact(document, null, deps)).toEqual({ kind: 'sent', inquiry })
+    expect(await submitContact(document, deps)).toEqual({ kind: 'sent', inquiry })
     expect(deps.seal).toHaveBeenCalledWith(document, null, [], expect.any(Function))
     expect(deps.send).toHaveBeenCalledWith(row, expect.any(AbortSignal))
     expect(deps.enqueue).not.toHaveBeenCalled()
@@ -42,7 +42,7 @@ describe('submitContact', () => {
         { kind: 'delivered' },
         { seal: vi.fn(async () => Promise.reject(error)) },
       )
-      expect(await submitContact(document, null, deps)).toEqual({
+      expect(await submitContact(document, deps)).toEqual({
         kind: 'failed',
         message,
         detail: error,
@@ -54,14 +54,14 @@ describe('submitContact', () => {
 
   it('queues the sealed row without any request when the browser is offline', async () => {
     const deps = dependencies({ kind: 'delivered' }, { isOnline: () => false })
-    expect(await submitContact(document, null, deps)).toEqual({ kind: 'queued', inquiry })
+    expect(await submitContact(document, deps)).toEqual({ kind: 'queued', inquiry })
     expect(deps.send).not.toHaveBeenCalled()
     expect(deps.enqueue).toHaveBeenCalledWith(queuedRow, expect.any(AbortSignal))
   })
 
   it('queues the sealed row when there is no answer (timeout, gateway, 429)', async () => {
     const deps = dependencies({ kind: 'no-answer', reason: 'busy', detail: 'HTTP 429' })
-    expect(await submitContact(document, null, deps)).toEqual({ kind: 'queued', inquiry })
+    expect(await submitContact(document, deps)).toEqual({ kind: 'queued', inquiry })
     expect(deps.enqueue).toHaveBeenCalledWith(queuedRow, expect.any(AbortSignal))
   })
 
@@ -75,7 +75,7 @@ describe('submitContact', () => {
       { kind: 'server-error', reason: 'serverError', detail: 'HTTP 500: internal' },
     ] as const) {
       const deps = dependencies(outcome)
-      expect(await submitContact(document, null, deps)).toEqual({
+      expect(await submitContact(document, deps)).toEqual({
         kind: 'failed',
         message: failureMessages[outcome.reason],
         detail: outcome.detail,
@@ -90,7 +90,7 @@ describe('submitContact', () => {
       { kind: 'no-answer', reason: 'noAnswer', detail: 'HTTP 0' },
       { enqueue: vi.fn(async () => Promise.reject(quota)) },
     )
-    expect(await submitContact(document, null, deps)).toEqual({
+    expect(await submitContact(document, deps)).toEqual({
       kind: 'failed',
       message: submitToasts.notSaved,
       detail: quota,
@@ -121,7 +121,7 @@ describe('submitContact with attached files', () => {
       },
     )
     const onSealed = vi.fn()
-    expect(await submitContact(withFiles, null, deps, { onSealed })).toEqual({
+    expect(await submitContact(withFiles, deps, { onSealed })).toEqual({
       kind: 'sent',
       inquiry,
     })
@@ -143,7 +143,7 @@ describe('submitContact with attached files', () => {
         })),
       },
     )
-    expect(await submitContact(withFiles, null, deps)).toEqual({ kind: 'queued', inquiry })
+    expect(await submitContact(withFiles, deps)).toEqual({ kind: 'queued', inquiry })
     expect(deps.send).not.toHaveBeenCalled()
     expect(deps.enqueue).toHaveBeenCalledWith(
       { kind: 'inquiry', row, attachments: [{ object, ciphertext }] },
@@ -157,7 +157,7 @@ describe('submitContact with attached files', () => {
       { kind: 'delivered' },
       { seal, isOnline: () => false, enqueue: vi.fn(async () => Promise.reject(quota)) },
     )
-    expect(await submitContact(withFiles, null, deps)).toEqual({
+    expect(await submitContact(withFiles, deps)).toEqual({
       kind: 'failed',
       message: submitToasts.notSavedQuota,
       detail: quota,
@@ -177,7 +177,7 @@ describe('submitContact with attached files', () => {
         })),
       },
     )
-    expect(await submitContact(withFiles, null, deps)).toMatchObject({
+    expect(await submitContact(withFiles, deps)).toMatchObject({
       kind: 'failed',
       message: failureMessages.fileRefused,
     })
@@ -217,7 +217,7 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
       { seal: vi.fn(() => new Promise<SealedInquiry>((resolve) => (finishSeal = resolve))) },
     )
     const result = vi.fn()
-    void submitContact(document, null, deps, { onSealed }).then(result)
+    void submitContact(document, deps, { onSealed }).then(result)
 
     await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS - 1)
     expect(result).not.toHaveBeenCalled()
@@ -239,14 +239,13 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
 
   it('leaves no timer behind once it has an answer before the deadline', async () => {
     vi.useFakeTimers()
-    expect(await submitContact(document, null, dependencies({ kind: 'delivered' }))).toEqual({
+    expect(await submitContact(document, dependencies({ kind: 'delivered' }))).toEqual({
       kind: 'sent',
       inquiry,
     })
     expect(
       await submitContact(
         document,
-        null,
         dependencies({ kind: 'no-answer', reason: 'noAnswer', detail: 'HTTP 0' }),
       ),
     ).toEqual({ kind: 'queued', inquiry })
@@ -264,7 +263,7 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
         send: vi.fn(() => stalled<SendOutcome>()),
       },
     )
-    void submitContact(document, null, deps, { onSlow })
+    void submitContact(document, deps, { onSlow })
     await vi.advanceTimersByTimeAsync(STILL_SENDING_AFTER_MS - 1)
     expect(onSlow).not.toHaveBeenCalled()
     await vi.advanceTimersByTimeAsync(1)
@@ -281,7 +280,6 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
     const onSlow = vi.fn()
     void submitContact(
       document,
-      null,
       dependencies({ kind: 'delivered' }, { send: vi.fn(() => stalled<SendOutcome>()) }),
       { onSlow },
     )
@@ -291,7 +289,7 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
     expect(onSlow.mock.calls).toEqual([['sending']])
 
     const quick = vi.fn()
-    await submitContact(document, null, dependencies({ kind: 'delivered' }), { onSlow: quick })
+    await submitContact(document, dependencies({ kind: 'delivered' }), { onSlow: quick })
     await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS)
     expect(quick).not.toHaveBeenCalled()
   })
@@ -308,13 +306,12 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
         }),
       },
     )
-    await submitContact(document, null, deps, { onSealed: () => order.push('sealed') })
+    await submitContact(document, deps, { onSealed: () => order.push('sealed') })
     expect(order).toEqual(['seal', 'sealed', 'send'])
 
     const onSealed = vi.fn()
     await submitContact(
       document,
-      null,
       dependencies(
         { kind: 'delivered' },
         { seal: vi.fn(async () => Promise.reject(new Error('no'))) },
@@ -329,7 +326,7 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
     const send = vi.fn((_row: SealedRow, _signal?: AbortSignal) => stalled<SendOutcome>())
     const deps = dependencies({ kind: 'delivered' }, { send })
     const result = vi.fn()
-    void submitContact(document, null, deps).then(result)
+    void submitContact(document, deps).then(result)
 
     await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS - 1)
     expect(result).not.toHaveBeenCalled()
@@ -354,7 +351,7 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
       },
     )
     const result = vi.fn()
-    void submitContact(document, null, deps).then(result)
+    void submitContact(document, deps).then(result)
     await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS)
     expect(deps.send).toHaveBeenCalledTimes(1)
     expect(result).toHaveBeenCalledWith({ kind: 'queued', inquiry })
@@ -368,7 +365,7 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
       { send: vi.fn(() => stalled<SendOutcome>()), enqueue },
     )
     const result = vi.fn()
-    void submitContact(document, null, deps).then(result)
+    void submitContact(document, deps).then(result)
 
     await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS + QUEUE_TIMEOUT_MS - 1)
     expect(result).not.toHaveBeenCalled()
@@ -403,7 +400,7 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
       },
     )
     const result = vi.fn()
-    void submitContact(document, null, late).then(result)
+    void submitContact(document, late).then(result)
     await vi.advanceTimersByTimeAsync(SUBMIT_DEADLINE_MS + QUEUE_TIMEOUT_MS)
     expect(result).toHaveBeenCalledWith({ kind: 'queued', inquiry })
 
@@ -412,7 +409,7 @@ describe('submitContact on a stalled connection (one deadline for the whole subm
       { isOnline: () => false, enqueue: vi.fn(() => stalled<void>()) },
     )
     const offlineResult = vi.fn()
-    void submitContact(document, null, offline).then(offlineResult)
+    void submitContact(document, offline).then(offlineResult)
     await vi.advanceTimersByTimeAsync(QUEUE_TIMEOUT_MS)
     expect(offlineResult).toHaveBeenCalledWith(
       expect.objectContaining({ kind: 'failed', message: submitToasts.notSaved }),

@@ -1,13 +1,17 @@
 import type { Receipt } from '../../shared/conversation/receipt'
+import type { SealedRow } from '../../shared/database-types'
 import type { SubmissionFields } from '../../shared/submission/fields'
 import type { SealedAttachment } from '../../shared/submission/sealed-document'
 import { failureMessages, sealingFailure, submitToasts } from './contact-copy'
-// The form checks its files and words their progress with the submit's code, loaded once it is
-// touched: none of it weighs on the contact page's first load.
-export { checkAttachments } from '../../shared/submission/attachments'
-export { attachedFilesCopy } from './attached-files-copy'
-import type { OutboxItem, QueuedAttachment, QueuedInquiryRow } from './outbox/outbox-store'
-import type { SendOutcome, SendSealed } from './send-to-supabase'
+import type {
+  OutboxItem,
+  QueuedAttachment,
+  QueuedInquiryRow,
+  SendOutcome,
+} from '../outbox/outbox-types'
+
+/** `signal`, when given, stops the insert early (the form's deadline); it then counts as no answer. */
+export type SendSealed = (row: SealedRow, signal?: AbortSignal) => Promise<SendOutcome>
 
 /** `sent` of `total` ciphertext bytes stored so far. */
 export type UploadProgress = (sent: number, total: number) => void
@@ -24,7 +28,12 @@ export type InquiryDraft = {
   userAgent: string
   /** The files attached, already checked against the limits (attachments.ts). */
   files?: readonly File[]
+  /** What an earlier try of this draft sealed: a retry keeps the receipt and reuses the files. */
+  sealed?: SealedDraft
 }
+
+/** A draft's receipt and sealed files, kept in memory between tries. */
+export type SealedDraft = { receipt: Receipt; files: readonly SealedFile[] }
 
 /**
  * One attached file once sealed: the picked file it came from (so a retry of the draft reuses it,
@@ -174,10 +183,8 @@ function timer(milliseconds: number) {
  */
 export async function submitContact(
   draft: InquiryDraft,
-  receipt: Receipt | null,
   deps: SubmitDependencies,
   { onSealed, onSlow, onFileProgress }: SubmitProgress = {},
-  earlierFiles: readonly SealedFile[] = [],
 ): Promise<SubmitResult> {
   const files = draft.files ?? []
   let deadline = timer(sealingDeadline(files))
@@ -198,7 +205,9 @@ export async function submitContact(
   try {
     let sealedInquiry: SealedInquiry | typeof TIMED_OUT
     try {
-      sealedInquiry = await deadline.race(deps.seal(draft, receipt, earlierFiles, onSealedBytes))
+      sealedInquiry = await deadline.race(
+        deps.seal(draft, draft.sealed?.receipt ?? null, draft.sealed?.files ?? [], onSealedBytes),
+      )
     } catch (error) {
       return { kind: 'failed', message: sealingFailure(error), detail: error }
     }

@@ -6,6 +6,7 @@
  * engine's chunk for nothing).
  */
 import { pureJsSealEngine, type FileSealEngine } from './seal-file'
+import type * as WasmSealEngine from './wasm-seal-engine'
 
 /** The smallest valid module (the magic number and version): compiling it asks the policy only. */
 const EMPTY_MODULE = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00])
@@ -30,7 +31,7 @@ async function webAssemblyAllowed(): Promise<boolean> {
 
 async function load(): Promise<FileSealEngine> {
   if (!(await webAssemblyAllowed())) return pureJsSealEngine
-  let module: typeof import('./wasm-seal-engine')
+  let module: typeof WasmSealEngine
   try {
     module = await import('./wasm-seal-engine')
   } catch {

@@ -4,7 +4,9 @@
  * pages never load it; the service worker precaches it like every other asset, so sealing works
  * offline.
  */
-type Sealer = typeof import('./seal-submission')
+import type * as SealSubmission from './seal-submission'
+
+type Sealer = typeof SealSubmission
 
 let sealer: Promise<Sealer> | undefined
 

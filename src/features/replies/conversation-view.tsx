@@ -1,13 +1,13 @@
-import { useId, useRef, useState, type FormEvent } from 'react'
-import { repliesFieldClasses as inputClasses } from './replies-field'
-import { THREAD_MESSAGE_MAX } from '../../../shared/conversation/thread-message'
-import { formatBytes } from '../../../shared/submission/attachments'
-import type { SealedAttachment } from '../../../shared/submission/sealed-document'
+import { useId, useState, type FormEvent } from 'react'
+import { inputClasses } from '../../components/form-field'
+import { THREAD_MESSAGE_MAX } from '../../shared/conversation/thread-message'
+import { formatBytes } from '../../shared/submission/attachments'
+import type { SealedAttachment } from '../../shared/submission/sealed-document'
 import type { Conversation, OpenedMessage } from './open-conversation'
-import type { FileDownloadOutcome } from '../../../shared/files/download-file-browser'
+import type { FileDownloadOutcome } from '../../shared/files/download-file-browser'
 import { conversationCopy as copy, formatWhen } from './replies-copy'
-import { sendFollowUp, type FollowUpDependencies } from './send-follow-up'
-import { nextPlace, orderNotices, type Placed } from '../../../shared/conversation/thread-order'
+import { useFollowUp, type FollowUpDependencies } from './send-follow-up'
+import { nextPlace, orderNotices, type Placed } from '../../shared/conversation/thread-order'
 
 type FileState = 'working' | FileDownloadOutcome
 
@@ -29,10 +29,7 @@ export function ConversationView({
   const statusId = useId()
   const [messages, setMessages] = useState<OpenedMessage[]>(conversation.messages)
   const [body, setBody] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null)
-  // One id per draft, kept across retries: a retry that reaches a stored message answers 409.
-  const draftId = useRef<string | null>(null)
+  const { busy, status, send } = useFollowUp(dependencies)
   const closed = conversation.status === 'closed'
   const placed = messages.flatMap((message) => (message.placed ? [message.placed] : []))
   const notices = orderNotices(placed)
@@ -40,17 +37,9 @@ export function ConversationView({
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     if (busy) return
-    setBusy(true)
-    draftId.current ??= crypto.randomUUID()
-    const id = draftId.current
     const place = nextPlace(placed, 'visitor')
-    const result = await sendFollowUp(body, id, place, dependencies)
-    setBusy(false)
-    if (result.kind === 'failed') {
-      if (result.detail !== 'empty') console.error('A follow-up was not sent:', result.detail)
-      setStatus({ text: result.message, error: true })
-      return
-    }
+    const id = await send(body, place)
+    if (id === null) return
     setMessages((shown) => [
       ...shown,
       {
@@ -65,9 +54,7 @@ export function ConversationView({
         placed: { from: 'visitor', ...place, hash: id } satisfies Placed,
       },
     ])
-    draftId.current = null
     setBody('')
-    setStatus({ text: result.kind === 'sent' ? copy.sent : copy.queued, error: false })
   }
 
   return (

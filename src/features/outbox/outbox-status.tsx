@@ -1,8 +1,8 @@
 import { lazy, Suspense, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { CloudOff, Inbox } from 'lucide-react'
-import { useBottomReserve } from '../../../components/use-bottom-reserve'
-import { useTyping } from '../../../components/use-typing'
+import { useBottomReserve } from '../../components/use-bottom-reserve'
+import { useTyping } from '../../components/use-typing'
 import { outboxCopy } from './outbox-copy'
 import { useOutbox } from './use-outbox'
 

@@ -1,31 +1,24 @@
-import { ATTACHMENT_LIMITS, ATTACHMENT_OBJECT_NAME } from '../../../shared/submission/attachments'
-import { KEY_ID_PATTERN } from '../../../shared/submission/sealed-row'
-import { z } from '../../../shared/zod'
-import { failureMessages } from '../contact-copy'
-import type { SendOutcome } from '../send-to-supabase'
-import { threadFailureMessages, type ThreadFailureReason } from '../thread-copy'
+import { ATTACHMENT_LIMITS, ATTACHMENT_OBJECT_NAME } from '../../shared/submission/attachments'
+import { KEY_ID_PATTERN } from '../../shared/submission/sealed-row'
+import { z } from '../../shared/zod'
+import { failureMessages } from '../contact/contact-copy'
+import { threadFailureMessages } from '../replies/thread-copy'
 import type { WithLock } from './outbox-lock'
-import { retryDelay, type OutboxCounts } from './outbox-definitions'
-import {
-  itemOf,
-  requestBackgroundSync,
-  type OutboxItem,
-  type OutboxRecord,
-  type OutboxStore,
-} from './outbox-store'
+import { retryDelay } from './outbox-definitions'
+import { itemOf, requestBackgroundSync, type OutboxStore } from './outbox-store'
+import type {
+  FlushResult,
+  OutboxFailureReason,
+  OutboxRecord,
+  RefusedRecord,
+  SendOutcome,
+  SendQueued,
+} from './outbox-types'
 
-/** Why a queued item was not delivered: an inquiry's reasons, and a conversation's. */
-export type OutboxFailureReason = keyof typeof failureMessages | ThreadFailureReason
 const outboxFailureMessages: Record<OutboxFailureReason, string> = {
   ...failureMessages,
   ...threadFailureMessages,
 }
-
-/** Sends one queued item; `signal`, when given, stops it early (it then counts as no answer). */
-export type SendQueued = (
-  item: OutboxItem,
-  signal?: AbortSignal,
-) => Promise<SendOutcome<OutboxFailureReason>>
 
 const ARMOR_FRAME =
   /^-----BEGIN AGE ENCRYPTED FILE-----\r?\n[\s\S]+\r?\n-----END AGE ENCRYPTED FILE-----\r?\n?$/
@@ -100,24 +93,6 @@ export type FlushDeps = {
   withLock: WithLock
   /** Also send records still backing off: for `online`, as the old backoff says nothing now. */
   ignoreSchedule?: boolean
-}
-
-export type RefusedRecord = { record: OutboxRecord; message: string; detail: string }
-
-export type FlushResult = {
-  /**
-   * Received by the backend in this round, and already removed (or, told at a page's start,
-   * delivered by the service worker's Background Sync while no page was open: id and time only).
-   */
-  delivered: Array<Pick<OutboxRecord, 'id' | 'queued_at'>>
-  /** Marked `needs-attention` in this round. */
-  refused: RefusedRecord[]
-  /** What the outbox holds after the round, so nobody counts again. */
-  counts: OutboxCounts
-  /** When the next round is worth running (epoch ms), or null if nothing is pending. */
-  nextAttemptAt: number | null
-  /** Another flusher held the lock: this call sent nothing. */
-  skipped: boolean
 }
 
 /**

@@ -1,4 +1,4 @@
-import { loadBackend, notLoaded } from '../../../lib/load-backend'
+import { loadBackend, notLoaded } from '../../lib/load-backend'
 import { outbox } from '../outbox/use-outbox'
 import type { RepliesDependencies } from './replies-reader'
 

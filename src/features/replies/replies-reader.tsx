@@ -1,9 +1,10 @@
-import { lazy, Suspense, useEffect, useId, useState, type FormEvent } from 'react'
-import { repliesFieldClasses as inputClasses } from './replies-field'
-import { useHydrated } from '../../../lib/use-hydrated'
+import { lazy, Suspense, useId, useState, type FormEvent } from 'react'
+import { inputClasses } from '../../components/form-field'
+import { useHydrated } from '../../lib/use-hydrated'
+import { keptReceipt } from '../contact/kept-receipt'
 import type { Conversation, OpenOutcome } from './open-conversation'
-import type { FileDownloadOutcome } from '../../../shared/files/download-file-browser'
-import type { SealedAttachment } from '../../../shared/submission/sealed-document'
+import type { FileDownloadOutcome } from '../../shared/files/download-file-browser'
+import type { SealedAttachment } from '../../shared/submission/sealed-document'
 import { formatWhen, repliesCopy as copy } from './replies-copy'
 import type { FollowUpDependencies } from './send-follow-up'
 
@@ -47,25 +48,11 @@ export function openProblem(outcome: Exclude<OpenOutcome, { kind: 'opened' }>): 
 export function RepliesReader({ dependencies }: { dependencies: RepliesDependencies }) {
   const hydrated = useHydrated()
   const fieldId = useId()
-  const [receipt, setReceipt] = useState('')
+  // A receipt the visitor chose to keep on this device fills the field until they type. Read after
+  // hydration: the prerendered page has none.
+  const [typed, setReceipt] = useState<string | null>(null)
+  const receipt = typed ?? (hydrated ? (keptReceipt() ?? '') : '')
 
-  // A receipt the visitor chose to keep on this device fills the field, unless they have started
-  // typing. Read after hydration (the prerendered page has none), and loaded then: the module is
-  // shared with the contact form's panel, and imported up front it would be one more chunk that
-  // every page's entry names (the content pages' budget has no room for it).
-  useEffect(() => {
-    let current = true
-    import('../kept-receipt').then(
-      ({ keptReceipt }) => {
-        const kept = keptReceipt()
-        if (current && kept) setReceipt((typed) => typed || kept)
-      },
-      () => undefined,
-    )
-    return () => {
-      current = false
-    }
-  }, [])
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
   const [conversation, setConversation] = useState<Conversation | null>(null)

@@ -10,7 +10,7 @@ import {
   readReceipt,
   type Receipt,
   type ReceiptProblem,
-} from '../../../shared/conversation/receipt'
+} from '../../shared/conversation/receipt'
 import {
   buildThreadMessage,
   isSignedBy,
@@ -18,26 +18,23 @@ import {
   padThreadMessage,
   parseThreadMessage,
   type ThreadPlace,
-} from '../../../shared/conversation/thread-message'
-import type { Placed } from '../../../shared/conversation/thread-order'
-import type { SigningSeed } from '../../../shared/crypto/signing'
-import { openAndSave, type FileDownloadOutcome } from '../../../shared/files/download-file-browser'
-import { fitsDevice } from '../../../shared/crypto/open-file'
-import type { ThreadView } from '../../../shared/database-types'
-import {
-  parseSealedDocument,
-  type SealedAttachment,
-} from '../../../shared/submission/sealed-document'
-import { siteEnv } from '../../../lib/env'
-import { decryptSealed } from '../../../shared/crypto/open'
-import { SealError } from '../../../shared/crypto/seal-error'
-import { randomFiller, sealText } from '../../../shared/crypto/seal'
+} from '../../shared/conversation/thread-message'
+import type { Placed } from '../../shared/conversation/thread-order'
+import type { SigningSeed } from '../../shared/crypto/signing'
+import { openAndSave, type FileDownloadOutcome } from '../../shared/files/download-file-browser'
+import { fitsDevice } from '../../shared/crypto/open-file'
+import type { ThreadView } from '../../shared/database-types'
+import { parseSealedDocument, type SealedAttachment } from '../../shared/submission/sealed-document'
+import { siteEnv } from '../../lib/env'
+import { decryptSealed } from '../../shared/crypto/open'
+import { SealError } from '../../shared/crypto/seal-error'
+import { randomFiller, sealText } from '../../shared/crypto/seal'
 import {
   downloadReplyFile as fetchReplyFile,
   readThread,
   type ReadOutcome,
-} from '../../../lib/backend'
-import type { QueuedThreadMessage } from '../outbox/outbox-store'
+} from '../../lib/backend'
+import type { QueuedThreadMessage } from '../outbox/outbox-types'
 
 /** One message of the thread as the visitor sees it: opened, or not openable with this receipt. */
 export type OpenedMessage = {

@@ -1,6 +1,6 @@
-import { site } from '../../../content/site'
-import type { ReceiptProblem } from '../../../shared/conversation/receipt'
-import type { OrderNotice } from '../../../shared/conversation/thread-order'
+import { site } from '../../content/site'
+import type { ReceiptProblem } from '../../shared/conversation/receipt'
+import type { OrderNotice } from '../../shared/conversation/thread-order'
 
 /** "14:05, 3 Mar 2026": when a limit passes, or when a closed conversation is deleted. */
 export const formatWhen = (at: number | string) =>

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import { existingDatabases, OUTBOX_DB_NAME } from './outbox-definitions'
 import { itemOf, OUTBOX_STORE, openOutboxStore, type OutboxStore } from './outbox-store'
 import { checkRecord } from './outbox-flush'
-import { ADA, inquiryItem, T0 } from '../contact-test-fixtures'
+import { ADA, inquiryItem, T0 } from '../contact/contact-test-fixtures'
 
 let factory: IDBFactory
 let store: OutboxStore

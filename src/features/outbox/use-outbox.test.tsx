@@ -4,11 +4,11 @@ import 'fake-indexeddb/auto'
 import { IDBFactory } from 'fake-indexeddb'
 import { cleanup, renderHook, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
-import type { OutboxItem } from './outbox-store'
-import { failureMessages, submitToasts } from '../contact-copy'
-import type { SendOutcome } from '../send-to-supabase'
+import type { OutboxItem } from './outbox-types'
+import { failureMessages, submitToasts } from '../contact/contact-copy'
+import type { SendOutcome } from './outbox-types'
 import { outboxCopy } from './outbox-copy'
-import { ADA, BOB, inquiryItem, REFUSED } from '../contact-test-fixtures'
+import { ADA, BOB, inquiryItem, REFUSED } from '../contact/contact-test-fixtures'
 
 /**
  * The outbox's owner as a page has it (fake IndexedDB, the real store, flush and lock), with only
@@ -18,12 +18,18 @@ import { ADA, BOB, inquiryItem, REFUSED } from '../contact-test-fixtures'
 const REFUSED_DETAIL = REFUSED.detail
 
 const wire = vi.hoisted(() => ({ sent: [] as string[] }))
-vi.mock('../send-to-supabase', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../send-to-supabase')>()),
-  sendQueued: async (item: OutboxItem): Promise<SendOutcome> => (
-    wire.sent.push(item.kind === 'inquiry' ? item.row.id : item.message.id),
-    REFUSED
-  ),
+vi.mock('./send-queued', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./send-queued')>()),
+  sendQueuedWith:
+    () =>
+    async (item: OutboxItem): Promise<SendOutcome> => (
+      wire.sent.push(item.kind === 'inquiry' ? item.row.id : item.message.id),
+      REFUSED
+    ),
+}))
+vi.mock('../../lib/load-backend', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../lib/load-backend')>()),
+  loadBackend: async () => ({}),
 }))
 
 let online = true
@@ -33,7 +39,7 @@ async function page() {
   vi.resetModules()
   const [{ outbox, useOutbox }, toasts] = await Promise.all([
     import('./use-outbox'),
-    import('../../../components/toast/toast-store'),
+    import('../../components/toast/toast-store'),
   ])
   const refusals = () =>
     toasts.getToasts().filter((toast) => toast.open && toast.title === submitToasts.failed.title)

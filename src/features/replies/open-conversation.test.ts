@@ -6,29 +6,29 @@ import { Encrypter, armor, generateIdentity, identityToRecipient } from 'age-enc
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { deriveReceiptKeys, generateReceipt } from '../../../shared/conversation/receipt'
+import { deriveReceiptKeys, generateReceipt } from '../../shared/conversation/receipt'
 import {
   CONVERSATION_FILES_BUCKET,
   MAILBOX_TOKEN_HEADER,
   replyFileObjectName,
-} from '../../../shared/conversation/reply-files'
+} from '../../shared/conversation/reply-files'
 import {
   buildThreadMessage,
   messageHash,
   padThreadMessage,
-} from '../../../shared/conversation/thread-message'
-import { agencySigningSeed, asSigningSeed, signingKeyOf } from '../../../shared/crypto/signing'
-import { siteEnv, submissionKeysFor } from '../../../lib/env'
-import { buildDocument, padDocument } from '../../../shared/submission/sealed-document'
-import type { ThreadView } from '../../../shared/database-types'
+} from '../../shared/conversation/thread-message'
+import { agencySigningSeed, asSigningSeed, signingKeyOf } from '../../shared/crypto/signing'
+import { siteEnv, submissionKeysFor } from '../../lib/env'
+import { buildDocument, padDocument } from '../../shared/submission/sealed-document'
+import type { ThreadView } from '../../shared/database-types'
 
 const readThread = vi.fn()
-vi.mock('../../../lib/backend', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/backend')>()),
+vi.mock('../../lib/backend', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../lib/backend')>()),
   readThread: (token: string) => readThread(token),
 }))
 const storage = { bucket: '', header: [] as string[], object: '', answer: {} as unknown }
-vi.mock('../../../lib/supabase', () => ({
+vi.mock('../../lib/supabase', () => ({
   supabase: {
     storage: {
       from: (bucket: string) => {
@@ -43,7 +43,7 @@ vi.mock('../../../lib/supabase', () => ({
   },
 }))
 const saved: { file: Blob; name: string }[] = []
-vi.mock('../../../shared/files/save-file-browser', () => ({
+vi.mock('../../shared/files/save-file-browser', () => ({
   downloadBlob: (file: Blob, name: string) => saved.push({ file, name }),
 }))
 

@@ -1,7 +1,6 @@
 import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
-import type { SealedRow } from '../../../shared/database-types'
 import { OUTBOX_DB_NAME, type OutboxCounts } from './outbox-definitions'
-import type { FlushResult } from './outbox-flush'
+import type { FlushResult, OutboxItem, OutboxRecord, RecordBookkeeping } from './outbox-types'
 
 /**
  * The outbox's IndexedDB store, on idb alone. It holds no zod, and it (with idb) loads only when a
@@ -11,57 +10,6 @@ import type { FlushResult } from './outbox-flush'
  */
 export const OUTBOX_STORE = 'records'
 const DB_VERSION = 1
-
-/**
- * A message of a conversation, as `add_to_thread` takes it. `mailbox_token` is neither the receipt
- * nor a key: it opens no message, but it lets whoever holds it read the thread's ciphertext and
- * write to it, so the outbox keeps it only until the message is delivered (or discarded).
- */
-export type QueuedThreadMessage = { id: string; mailbox_token: string; sealed: string }
-
-/**
- * A sealed attachment waiting with its inquiry: its object's name (two random UUIDs) and its
- * ciphertext, a binary age file kept as a Blob. Nothing else of the file (no name, no type).
- */
-export type QueuedAttachment = { object: string; ciphertext: Blob }
-
-/** An inquiry's row as the outbox sends it: always with its mailbox hash. */
-export type QueuedInquiryRow = Required<SealedRow>
-
-/**
- * What the outbox sends: an inquiry's row (with its sealed files, uploaded before the row), or a
- * message added to a conversation.
- */
-export type OutboxItem =
-  | { kind: 'inquiry'; row: QueuedInquiryRow; attachments?: QueuedAttachment[] }
-  | { kind: 'message'; message: QueuedThreadMessage }
-
-/** Bookkeeping every record carries, whatever it holds. */
-type RecordBookkeeping = {
-  /** When it was queued, ISO 8601: how the visitor tells messages apart ("queued at 14:05"). */
-  queued_at: string
-  attempts: number
-  /** Epoch milliseconds before which the flush does not try it again. */
-  next_attempt_at: number
-  state: 'pending' | 'needs-attention'
-  /** A sentence from contact-copy.ts, never the server's own words. */
-  last_error: string | null
-}
-
-/**
- * One queued message: exactly what will be sent, plus bookkeeping, written as version `v` 1.
- * - `kind: 'inquiry'`: the row with its `mailbox_hash` and, when files were attached,
- *   `attachments` (their objects' names and ciphertext);
- * - `kind: 'message'`: a conversation's message (its id, the mailbox token, the sealed message).
- * - `pending`: sent by the next flush once `next_attempt_at` has passed;
- * - `needs-attention`: refused by the backend, or damaged on disk; never sent again on its own,
- *   kept until the visitor resends or discards it.
- */
-export type OutboxRecord = RecordBookkeeping &
-  (
-    | ({ v: 1; kind: 'inquiry'; attachments?: QueuedAttachment[] } & QueuedInquiryRow)
-    | ({ v: 1; kind: 'message' } & QueuedThreadMessage)
-  )
 
 /** The record for an item, as stored: what will be sent, due at `now`. */
 export function recordFor(item: OutboxItem, now: number): OutboxRecord {

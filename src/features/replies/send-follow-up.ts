@@ -1,14 +1,16 @@
+import { useRef, useState } from 'react'
 import {
   REQUIRED_FIELDS_MESSAGE,
   failureMessages,
   sealingFailure,
   submitToasts,
-} from '../contact-copy'
-import type { OutboxFailureReason } from '../outbox/outbox-flush'
-import type { OutboxItem, QueuedThreadMessage } from '../outbox/outbox-store'
-import type { SendOutcome } from '../send-to-supabase'
-import { threadFailureMessages } from '../thread-copy'
-import type { ThreadPlace } from '../../../shared/conversation/thread-message'
+} from '../contact/contact-copy'
+import type { OutboxFailureReason } from '../outbox/outbox-types'
+import type { OutboxItem, QueuedThreadMessage } from '../outbox/outbox-types'
+import type { SendOutcome } from '../outbox/outbox-types'
+import { threadFailureMessages } from './thread-copy'
+import { conversationCopy as copy } from './replies-copy'
+import type { ThreadPlace } from '../../shared/conversation/thread-message'
 
 /** What "Send securely" on /replies needs: seal, send, queue, and whether the browser is online. */
 export type FollowUpDependencies = {
@@ -63,4 +65,32 @@ export async function sendFollowUp(
   } catch (error) {
     return { kind: 'failed', message: submitToasts.notSaved, detail: error }
   }
+}
+
+/**
+ * The follow-up form's draft: its id (kept across retries, so a retry that reaches a stored message
+ * answers 409), whether it is on its way, and what the status line says. `send` answers the id of
+ * a message sent or queued, or null when the text stays in the field; `place` is where it stands in
+ * the thread as shown.
+ */
+export function useFollowUp(deps: FollowUpDependencies) {
+  const draftId = useRef<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null)
+  const send = async (body: string, place: ThreadPlace): Promise<string | null> => {
+    setBusy(true)
+    draftId.current ??= crypto.randomUUID()
+    const id = draftId.current
+    const result = await sendFollowUp(body, id, place, deps)
+    setBusy(false)
+    if (result.kind === 'failed') {
+      if (result.detail !== 'empty') console.error('A follow-up was not sent:', result.detail)
+      setStatus({ text: result.message, error: true })
+      return null
+    }
+    draftId.current = null
+    setStatus({ text: result.kind === 'sent' ? copy.sent : copy.queued, error: false })
+    return id
+  }
+  return { busy, status, send }
 }

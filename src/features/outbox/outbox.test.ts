@@ -5,12 +5,13 @@
 import 'fake-indexeddb/auto'
 import { IDBFactory } from 'fake-indexeddb'
 import { afterEach, beforeEach, expect, test } from 'vitest'
-import { failureMessages } from '../contact-copy'
-import { threadFailureMessages } from '../thread-copy'
-import { flushOutbox, type FlushDeps, type SendQueued } from './outbox-flush'
+import { failureMessages } from '../contact/contact-copy'
+import { threadFailureMessages } from '../replies/thread-copy'
+import { flushOutbox, type FlushDeps } from './outbox-flush'
+import type { QueuedInquiryRow, SendQueued } from './outbox-types'
 import { outboxLock } from './outbox-lock'
 import { retryDelay } from './outbox-definitions'
-import { openOutboxStore, type OutboxStore, type QueuedInquiryRow } from './outbox-store'
+import { openOutboxStore, type OutboxStore } from './outbox-store'
 import {
   ADA,
   BOB,
@@ -25,7 +26,7 @@ import {
   scriptedSend,
   SERVER_ERROR,
   T0,
-} from '../contact-test-fixtures'
+} from '../contact/contact-test-fixtures'
 
 // Each test gets its own in-memory IndexedDB and its own clock.
 let factory: IDBFactory

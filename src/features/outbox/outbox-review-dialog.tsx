@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { formatQueuedAt, outboxCopy } from './outbox-copy'
-import type { OutboxRecord } from './outbox-store'
+import type { OutboxRecord } from './outbox-types'
 import { outbox } from './use-outbox'
 import { useOutbox } from './use-outbox'
 

@@ -8,8 +8,10 @@ import {
   RETRY_CAP_MS,
   type OutboxCounts,
 } from './outbox-definitions'
-import type { FlushResult, SendQueued } from './outbox-flush'
-import type { OutboxItem, OutboxRecord, OutboxStore } from './outbox-store'
+import type { FlushResult, SendQueued } from './outbox-types'
+import { outboxLock } from './outbox-lock'
+import type { OutboxStore } from './outbox-store'
+import type { OutboxItem, OutboxRecord } from './outbox-types'
 
 /**
  * The outbox's owner on a page, without React. It alone listens for the triggers (start, `online`,
@@ -40,6 +42,10 @@ export type OutboxEffects = {
 
 export type Outbox = ReturnType<typeof createOutbox>
 
+// The store (with idb) and the round (with zod) load with their first use: a page whose visitor
+// never queued anything downloads neither.
+const loadStore = () => import('./outbox-store')
+
 export function createOutbox(effects: OutboxEffects) {
   let snapshot = SERVER_SNAPSHOT
   const listeners = new Set<() => void>()
@@ -66,9 +72,8 @@ export function createOutbox(effects: OutboxEffects) {
    * and retry.
    */
   async function withStore<T>(use: (opened: OutboxStore) => Promise<T>): Promise<T> {
-    // The store's code (and idb) loads with the first use: pages whose visitor never queued skip it.
     const open = () =>
-      (store ??= import('./outbox-store')
+      (store ??= loadStore()
         .then(({ openOutboxStore }) => openOutboxStore())
         .catch((error: unknown) => ((store = null), Promise.reject(error))))
     const current = open()
@@ -103,12 +108,7 @@ export function createOutbox(effects: OutboxEffects) {
     if (!navigator.onLine) return
     let result: FlushResult
     try {
-      // Loaded on demand: a page whose visitor never queued anything downloads none of this.
-      const [{ flushOutbox }, { outboxLock }] = await Promise.all([
-        import('./outbox-flush'),
-        import('./outbox-lock'),
-        effects.preload(),
-      ])
+      const [{ flushOutbox }] = await Promise.all([import('./outbox-flush'), effects.preload()])
       const withLock = outboxLock(LOCK_NAME)
       result = await withStore((opened) =>
         flushOutbox({ store: opened, send: effects.send, now: Date.now, withLock, ...options }),
@@ -197,9 +197,7 @@ export function createOutbox(effects: OutboxEffects) {
     getSnapshot: (): OutboxSnapshot => snapshot,
     /** Fetches what queuing needs (the store and idb) while the network is there. */
     preload(): void {
-      // Both, so that a message can still be queued if the connection drops before Send.
-      import('./outbox-store').catch(() => undefined)
-      import('idb').catch(() => undefined)
+      loadStore().catch(() => undefined)
     },
     /**
      * Queues a sealed item and tries to send it straight away (nothing is requested offline). Once
