@@ -51,6 +51,7 @@ function documentFrom(input: Record<string, unknown>, userAgent = 'vitest'): Sub
     now: Date.now(),
     userAgent,
     replyTo: NIGHT_OWL.reply_to,
+    signingKey: NIGHT_OWL.signing_key,
   })
 }
 

@@ -1,5 +1,6 @@
 import {
   assertRecipientsFor,
+  parseSigningKeys,
   parseSubmissionRecipients,
   submissionKeysFor,
   type SubmissionKeys,
@@ -7,7 +8,8 @@ import {
 import { ensureDevIdentity } from '../../supabase/local/dev-identity.ts'
 
 /**
- * Who the agency's sealed content goes to: VITE_SUBMISSION_RECIPIENTS, or, when it is unset and
+ * Who the agency's sealed content goes to and whose signature its replies carry:
+ * VITE_SUBMISSION_RECIPIENTS and VITE_AGENCY_SIGNING_KEYS, or, when they are unset and
  * the Supabase URL is local, the local backend's development identity (created on first use, under
  * LOCAL_BACKEND_DIR or .local-backend/), so `npm start` needs no setup. A hosted URL with no
  * recipients stops the build. Unit tests (mode "test") get only what is set: no key is created.
@@ -23,9 +25,14 @@ export async function resolveSubmissionKeys(
   mode: string,
 ): Promise<SubmissionKeys | null> {
   let recipients = parseSubmissionRecipients(env)
+  let signingKeys = parseSigningKeys(env)
   if (mode !== 'test') {
-    assertRecipientsFor(supabaseUrl, recipients)
-    if (recipients.length === 0) recipients = [(await ensureDevIdentity()).recipient]
+    assertRecipientsFor(supabaseUrl, recipients, signingKeys)
+    if (recipients.length === 0) {
+      const dev = await ensureDevIdentity()
+      recipients = [dev.recipient]
+      signingKeys = [dev.signingKey]
+    }
   }
-  return submissionKeysFor(recipients)
+  return submissionKeysFor(recipients, signingKeys)
 }

@@ -28,6 +28,7 @@ export default defineConfig(async ({ mode, isPreview }) => {
     supabaseUrl: settings.supabaseUrl,
     supabaseAnonKey: settings.supabaseAnonKey,
     agencyRecipients: keys?.recipients ?? [],
+    agencySigningKeys: keys?.signingKeys ?? [],
     trustedSessionDays: parseTrustedDays(env.VITE_INBOX_TRUSTED_DAYS),
   }
   const inboxRoot = fileURLToPath(new URL('.', import.meta.url))

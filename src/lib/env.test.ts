@@ -7,6 +7,7 @@ import {
   assertRecipientsFor,
   isLocalSupabaseUrl,
   parseSiteEnv,
+  parseSigningKeys,
   parseSubmissionRecipients,
   submissionKeysFor,
 } from './env'
@@ -14,6 +15,7 @@ import {
 // Recipients generated once with age-encryption (their identities were thrown away).
 const STAFF = 'age163nrfhucxd064xnq2cp4fn7p2pwkfu6zs33y9akjjgkc4f8jupyssy33p0'
 const ESCROW = 'age1qv5gmwg854s6xwna57gp4qhpuqanmv4jzkevtvmgjd9d8p77va7q2wzr0z'
+const SIGNING = 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a'
 
 describe('parseSiteEnv', () => {
   it('uses the documented defaults when nothing is set', () => {
@@ -67,14 +69,36 @@ describe('submissionKeysFor', () => {
     const recipients = parseSubmissionRecipients({
       VITE_SUBMISSION_RECIPIENTS: ` ${STAFF} ,${ESCROW},${STAFF},`,
     })
-    expect(await submissionKeysFor(recipients)).toEqual({
+    expect(await submissionKeysFor(recipients, [SIGNING])).toEqual({
       recipients: [STAFF, ESCROW],
       keyId: await keySetId([ESCROW, STAFF]),
+      signingKeys: [SIGNING],
+      fingerprintId: await keySetId([ESCROW, SIGNING, STAFF]),
     })
   })
 
+  it('gives a fingerprint that changes with the signing key, the key_id staying the set’s', async () => {
+    const other = 'f'.repeat(64)
+    const one = await submissionKeysFor([STAFF], [SIGNING])
+    const swapped = await submissionKeysFor([STAFF], [other])
+    expect(swapped?.keyId).toBe(one?.keyId)
+    expect(swapped?.fingerprintId).not.toBe(one?.fingerprintId)
+  })
+
   it('is null without recipients: sealing then fails closed', async () => {
-    expect(await submissionKeysFor([])).toBeNull()
+    expect(await submissionKeysFor([], [])).toBeNull()
+  })
+})
+
+describe('parseSigningKeys', () => {
+  it('reads the comma-separated keys once each, and names the variable and entry when one is malformed', () => {
+    expect(parseSigningKeys({})).toEqual([])
+    expect(parseSigningKeys({ VITE_AGENCY_SIGNING_KEYS: ` ${SIGNING}, ${SIGNING},` })).toEqual([
+      SIGNING,
+    ])
+    expect(() => parseSigningKeys({ VITE_AGENCY_SIGNING_KEYS: SIGNING.toUpperCase() })).toThrow(
+      /VITE_AGENCY_SIGNING_KEYS .*D75A/,
+    )
   })
 })
 
@@ -103,15 +127,21 @@ describe('assertRecipientsFor', () => {
   it('lets a local Supabase build without recipients (the development key steps in)', () => {
     for (const url of ['http://127.0.0.1:54321', 'http://localhost:54321', 'http://[::1]:54321']) {
       expect(isLocalSupabaseUrl(url)).toBe(true)
-      expect(() => assertRecipientsFor(url, [])).not.toThrow()
+      expect(() => assertRecipientsFor(url, [], [])).not.toThrow()
     }
   })
 
   it('stops a hosted Supabase build without recipients, naming VITE_SUBMISSION_RECIPIENTS', () => {
     expect(isLocalSupabaseUrl('https://abcd.supabase.co')).toBe(false)
-    expect(() => assertRecipientsFor('https://abcd.supabase.co', [])).toThrow(
+    expect(() => assertRecipientsFor('https://abcd.supabase.co', [], [])).toThrow(
       /VITE_SUBMISSION_RECIPIENTS must be set/,
     )
-    expect(() => assertRecipientsFor('https://abcd.supabase.co', [STAFF])).not.toThrow()
+    expect(() => assertRecipientsFor('https://abcd.supabase.co', [STAFF], [SIGNING])).not.toThrow()
+  })
+
+  it('stops a build with recipients but no signing keys: every reply would show as not the agency’s', () => {
+    expect(() => assertRecipientsFor('http://127.0.0.1:54321', [STAFF], [])).toThrow(
+      /VITE_AGENCY_SIGNING_KEYS must be set/,
+    )
   })
 })

@@ -1,5 +1,6 @@
 import { keySetId } from '../shared/submission/sealed-row.ts'
 import { isAgeRecipient } from '../shared/crypto/recipients.ts'
+import { SIGNING_KEY_HEX } from '../shared/crypto/signing-keys.ts'
 
 /**
  * The one place that reads configuration. Everything else imports `siteEnv`.
@@ -27,6 +28,13 @@ export type SubmissionKeys = {
   recipients: readonly [string, ...string[]]
   /** The recipient set's key_id (src/shared/submission/README.md), derived at build time. */
   keyId: string
+  /**
+   * The agency's public signing keys (src/shared/crypto/signing.ts), one per identity: a reply
+   * signed by none of them is not shown as the agency's.
+   */
+  signingKeys: readonly string[]
+  /** What the page shows and the agency publishes: a key set id over recipients and signing keys. */
+  fingerprintId: string
 }
 
 type RawEnv = Record<string, string | boolean | undefined>
@@ -47,6 +55,9 @@ export const ENV_DEFAULTS = {
   // Comma-separated age recipients. Unset: the local development identity, and only while
   // VITE_SUPABASE_URL is local (vite.config.ts); a build for a hosted Supabase stops instead.
   VITE_SUBMISSION_RECIPIENTS: '',
+  // Comma-separated public signing keys, as `npm run keygen` prints them beside each recipient.
+  // Unset: the local development identity's, under the same condition as the recipients.
+  VITE_AGENCY_SIGNING_KEYS: '',
 } as const
 
 type EnvName = keyof typeof ENV_DEFAULTS
@@ -108,13 +119,46 @@ export function parseSubmissionRecipients(raw: RawEnv): string[] {
   return [...new Set(entries)]
 }
 
-/** The keys a build seals to: the checked recipients and their set's key_id; null for none. */
+export function parseSigningKeys(raw: RawEnv): string[] {
+  const name = 'VITE_AGENCY_SIGNING_KEYS'
+  const entries = read(raw, name)
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+  for (const entry of entries) {
+    if (!SIGNING_KEY_HEX.test(entry)) {
+      throw new EnvError(
+        name,
+        `must list public signing keys (64 hex characters, as npm run keygen prints them), got "${entry}"`,
+      )
+    }
+  }
+  return [...new Set(entries)]
+}
+
+/**
+ * The fingerprint's key set id: the recipients and the signing keys together, so a page whose
+ * signing key was swapped shows another fingerprint than the one the agency published.
+ */
+export const fingerprintIdOf = (recipients: readonly string[], signingKeys: readonly string[]) =>
+  keySetId([...recipients, ...signingKeys])
+
+/**
+ * The keys a build seals to and checks replies with: the checked recipients, their set's key_id,
+ * the signing keys and the fingerprint over both; null for no recipients.
+ */
 export async function submissionKeysFor(
   recipients: readonly string[],
+  signingKeys: readonly string[],
 ): Promise<SubmissionKeys | null> {
   const [first, ...rest] = recipients
   if (first === undefined) return null
-  return { recipients: [first, ...rest], keyId: await keySetId(recipients) }
+  return {
+    recipients: [first, ...rest],
+    keyId: await keySetId(recipients),
+    signingKeys,
+    fingerprintId: await fingerprintIdOf(recipients, signingKeys),
+  }
 }
 
 /** The local stand-in (or `supabase start`) rather than a hosted project. */
@@ -126,11 +170,22 @@ export function isLocalSupabaseUrl(supabaseUrl: string): boolean {
  * A site that sends to a hosted Supabase must say who can read its submissions: no silent fallback
  * to the development key, whose identity sits unprotected on a developer's disk.
  */
-export function assertRecipientsFor(supabaseUrl: string, recipients: readonly string[]): void {
+export function assertRecipientsFor(
+  supabaseUrl: string,
+  recipients: readonly string[],
+  signingKeys: readonly string[],
+): void {
   if (recipients.length === 0 && !isLocalSupabaseUrl(supabaseUrl)) {
     throw new EnvError(
       'VITE_SUBMISSION_RECIPIENTS',
       `must be set when VITE_SUPABASE_URL is not local (${supabaseUrl}): the comma-separated age1… recipients submissions are sealed to (npm run keygen prints one)`,
+    )
+  }
+  // Without them every reply would show as not from the agency.
+  if (recipients.length > 0 && signingKeys.length === 0) {
+    throw new EnvError(
+      'VITE_AGENCY_SIGNING_KEYS',
+      'must be set with VITE_SUBMISSION_RECIPIENTS: the public signing keys npm run keygen prints beside each recipient',
     )
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { generateX25519Identity, identityToRecipient } from 'age-encryption'
+import { agencySigningSeed, signingKeyOf } from '../../src/shared/crypto/signing.ts'
 import { DEFAULT_BACKEND_DIR } from './paths.ts'
 
 /**
@@ -22,9 +23,9 @@ function defaultDir(): string {
 /** Where the development identity is, for the backend folder in use (LOCAL_BACKEND_DIR or `.local-backend/`). */
 export const DEV_IDENTITY_FILE = join(defaultDir(), FILE_NAME)
 
-async function readIdentity(
-  identityFile: string,
-): Promise<{ identityFile: string; recipient: string }> {
+export type DevIdentity = { identityFile: string; recipient: string; signingKey: string }
+
+async function readIdentity(identityFile: string): Promise<DevIdentity> {
   const text = await readFile(identityFile, 'utf8')
   const secret = text.split('\n').find((line) => line.startsWith('AGE-SECRET-KEY-1'))
   if (!secret)
@@ -32,7 +33,11 @@ async function readIdentity(
       `${identityFile} holds no age identity (AGE-SECRET-KEY-1…); delete it to get a new one`,
     )
   // Derived from the secret, not read from the comment: the comment is for people.
-  return { identityFile, recipient: await identityToRecipient(secret.trim()) }
+  return {
+    identityFile,
+    recipient: await identityToRecipient(secret.trim()),
+    signingKey: signingKeyOf(agencySigningSeed(secret.trim())!),
+  }
 }
 
 /**
@@ -40,9 +45,7 @@ async function readIdentity(
  * and the backend starting together) end with the same key: the file appears atomically, by a hard
  * link from a private temporary file, and whoever loses the race reads the winner's.
  */
-export async function ensureDevIdentity(
-  dir: string = defaultDir(),
-): Promise<{ identityFile: string; recipient: string }> {
+export async function ensureDevIdentity(dir: string = defaultDir()): Promise<DevIdentity> {
   const identityFile = join(resolve(dir), FILE_NAME)
   try {
     return await readIdentity(identityFile)
@@ -68,5 +71,5 @@ export async function ensureDevIdentity(
   } finally {
     await unlink(temporary)
   }
-  return { identityFile, recipient }
+  return { identityFile, recipient, signingKey: signingKeyOf(agencySigningSeed(identity)!) }
 }

@@ -67,10 +67,13 @@ describe('generateKey', () => {
     const steps = nextSteps(key, "Ops' key")
     expect(steps).toContain(`public recipient:  ${key.recipient}`)
     expect(steps).toContain(`key_id:            ${key.keyId}`)
-    // The fingerprint the form shows for a build sealed to this recipient alone (key-fingerprint.tsx).
-    const fingerprint = key.keyId.match(/.{4}/g)?.join(' ')
+    // The fingerprint the form shows for a build with this key alone (key-fingerprint.tsx).
+    // The same set id as fingerprintIdOf (src/lib/env.ts) gives over the recipient and signing key.
+    expect(key.fingerprintId).toBe(await keySetId([key.recipient, key.signingKey]))
+    const fingerprint = key.fingerprintId.match(/.{4}/g)?.join(' ')
     expect(steps).toContain(`fingerprint:       ${fingerprint}`)
     expect(steps).toContain(`VITE_SUBMISSION_RECIPIENTS=${key.recipient}`)
+    expect(steps).toContain(`VITE_AGENCY_SIGNING_KEYS=${key.signingKey}`)
     expect(steps).toContain(
       `select private.register_submission_key(array['${key.recipient}'], 'Ops'' key');`,
     )

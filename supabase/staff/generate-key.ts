@@ -1,8 +1,17 @@
 import { generateX25519Identity, identityToRecipient } from 'age-encryption'
 import { formatIdentityFile, writeNewIdentityFile } from './identity-file'
 import { keyFingerprint, keySetId } from '../../src/shared/submission/sealed-row'
+import { agencySigningSeed, signingKeyOf } from '../../src/shared/crypto/signing'
 
-export type GeneratedKey = { path: string; recipient: string; keyId: string }
+export type GeneratedKey = {
+  path: string
+  recipient: string
+  keyId: string
+  /** The public half of the signing key derived from the identity (src/shared/crypto/signing.ts). */
+  signingKey: string
+  /** The key set id the published fingerprint shows: the recipient and the signing key. */
+  fingerprintId: string
+}
 
 /**
  * Creates the agency's staff identity: an X25519 age key (what `age-keygen` makes and the browser
@@ -19,11 +28,21 @@ export async function generateKey(
   const contents = formatIdentityFile(identity, recipient, now)
   if (path === '-') pipe(contents)
   else await writeNewIdentityFile(path, contents)
-  return { path, recipient, keyId: await keySetId([recipient]) }
+  const signingKey = signingKeyOf(agencySigningSeed(identity)!)
+  return {
+    path,
+    recipient,
+    keyId: await keySetId([recipient]),
+    signingKey,
+    fingerprintId: await keySetId([recipient, signingKey]),
+  }
 }
 
 /** What to do next, with the values filled in, so nobody retypes a key by hand. */
-export function nextSteps({ path, recipient, keyId }: GeneratedKey, label: string): string {
+export function nextSteps(
+  { path, recipient, keyId, signingKey, fingerprintId }: GeneratedKey,
+  label: string,
+): string {
   const quotedLabel = label.replace(/'/g, "''")
   const piped = path === '-'
   return [
@@ -32,8 +51,9 @@ export function nextSteps({ path, recipient, keyId }: GeneratedKey, label: strin
       : `Wrote a new age identity to ${path} (readable by you only).`,
     '',
     `  public recipient:  ${recipient}`,
+    `  signing key:       ${signingKey}   (derived from the identity: replies are signed with it)`,
     `  key_id:            ${keyId}   (this recipient alone)`,
-    `  fingerprint:       ${keyFingerprint(keyId)}   (publish it where visitors can compare it)`,
+    `  fingerprint:       ${keyFingerprint(fingerprintId)}   (recipient and signing key: publish it where visitors can compare it)`,
     '',
     'Next steps:',
     `  1. Keep ${piped ? 'the identity' : path} offline: a copy in the agency's safe, not in the repository, a chat or a cloud`,
@@ -45,10 +65,11 @@ export function nextSteps({ path, recipient, keyId }: GeneratedKey, label: strin
     `       select private.register_submission_key(array['${recipient}'], '${quotedLabel}');`,
     `     It returns ${keyId}. During a rotation register both recipients in one set instead:`,
     "       select private.register_submission_key(array['<old age1…>', '<new age1…>'], 'rotation');",
-    `     Publish the set's fingerprint (${keyFingerprint(keyId)} for this recipient alone) away from the web host:`,
+    `     Publish the fingerprint (${keyFingerprint(fingerprintId)} for this key alone) away from the web host:`,
     '     the pinned post of the agency’s Telegram channel and a DNS TXT record (supabase/README.md, step 2).',
-    '  3. Build the site with the same recipients:',
+    '  3. Build the site with the same recipients and their signing keys:',
     `       VITE_SUBMISSION_RECIPIENTS=${recipient}`,
+    `       VITE_AGENCY_SIGNING_KEYS=${signingKey}`,
     '     (comma-separated, in the same set as step 2, e.g. old,new during a rotation).',
     piped
       ? '  4. Read submissions: age -d key.age | npm run inbox -- show <ref> --identity -'

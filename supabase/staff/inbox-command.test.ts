@@ -62,6 +62,7 @@ async function seal(
     ...fields,
     submitted_at: '2026-11-22T10:00:00.000Z',
     reply_to: recipient,
+    signing_key: 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a',
     attachments: [],
     pad: 'AAAA',
   })

@@ -21,6 +21,7 @@ import * as chromeLauncher from 'chrome-launcher'
 import { copy } from '../../src/inbox/content/copy'
 import { sealSubmission } from '../../src/features/contact/sealing/seal-submission'
 import { buildDocument } from '../../src/shared/submission/sealed-document'
+import { NIGHT_OWL } from '../../src/shared/submission/submission-test-fixtures'
 import { ensureDevIdentity } from '../../supabase/local/dev-identity'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium'
 import { sum, weighPage } from '../support/page-weight'
@@ -64,7 +65,13 @@ async function seedInquiries({ backend, backendDir }: BenchBackend) {
         budget: '25k-50k',
         message: `Brief ${index}: ${'A launch plan with a community and a budget. '.repeat(40)}`,
       },
-      { id, now: Date.now() - index * 3_600_000, userAgent: 'bench', replyTo: recipient },
+      {
+        id,
+        now: Date.now() - index * 3_600_000,
+        userAgent: 'bench',
+        replyTo: recipient,
+        signingKey: NIGHT_OWL.signing_key,
+      },
     )
     const row = await sealSubmission(document, [recipient])
     await query(

@@ -10,11 +10,17 @@
  * Writes bench-results/replies.json; exits 1 if the target is missed.
  */
 import { randomUUID } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
 import { expect } from '@playwright/test'
 import { armor, Encrypter } from 'age-encryption'
 import { conversationCopy, repliesCopy } from '../../src/features/replies/replies-copy'
 import { deriveReceiptKeys, generateReceipt } from '../../src/shared/conversation/receipt'
-import { buildThreadMessage, padThreadMessage } from '../../src/shared/conversation/thread-message'
+import {
+  buildThreadMessage,
+  messageHash,
+  padThreadMessage,
+} from '../../src/shared/conversation/thread-message'
+import { agencySigningSeed, type SigningSeed } from '../../src/shared/crypto/signing'
 import { buildDocument, padDocument } from '../../src/shared/submission/sealed-document'
 import { keySetId } from '../../src/shared/submission/sealed-row'
 import { ensureDevIdentity } from '../../supabase/local/dev-identity'
@@ -44,6 +50,7 @@ async function seal(plaintext: string, recipients: string[]): Promise<string> {
 async function seedThread(
   query: (sql: string, params: unknown[]) => Promise<unknown>,
   agencyRecipient: string,
+  agencySeed: SigningSeed,
 ): Promise<string> {
   const receipt = generateReceipt()
   const keys = await deriveReceiptKeys(receipt)
@@ -57,7 +64,7 @@ async function seedThread(
       budget: '25k-50k',
       message: `A launch plan with a community and a budget. `.repeat(60),
     },
-    { id, now: start, userAgent: 'bench', replyTo: keys.recipient },
+    { id, now: start, userAgent: 'bench', replyTo: keys.recipient, signingKey: keys.signingKey },
   )
   const recipients = [agencyRecipient, keys.recipient]
   await query(
@@ -71,12 +78,15 @@ async function seedThread(
       new Date(start),
     ],
   )
+  let previous: string | null = null
   for (let index = 1; index < MESSAGES; index += 1) {
     const from = index % 2 === 1 ? 'agency' : 'visitor'
     const messageId = randomUUID()
     const body = `Message ${index}: ${'Thanks, here is what we propose for the next step. '.repeat(20)}`
     const now = start + index * 60_000
-    const message = buildThreadMessage(body, { id: messageId, inquiryId: id, from, now })
+    const place = { seq: Math.ceil(index / 2), answers: previous }
+    const message = buildThreadMessage(body, { id: messageId, inquiryId: id, from, now, place })
+    previous = messageHash(message)
     await query(
       `insert into public.contact_messages (id, submission_id, direction, sealed, author_email, created_at)
        values ($1, $2, $3, $4, $5, $6)`,
@@ -84,7 +94,10 @@ async function seedThread(
         messageId,
         id,
         from,
-        await seal(padThreadMessage(message, filler), recipients),
+        await seal(
+          padThreadMessage(message, from === 'agency' ? agencySeed : keys.signingSeed, filler),
+          recipients,
+        ),
         from === 'agency' ? 'staff@example.com' : null,
         new Date(now),
       ],
@@ -98,8 +111,13 @@ async function main() {
   let missed = false
   let receipt = ''
   const seed = async ({ backend, backendDir }: BenchBackend) => {
-    const { recipient } = await ensureDevIdentity(backendDir)
-    receipt = await seedThread((sql, params) => backend.db.query(sql, params), recipient)
+    const { recipient, identityFile } = await ensureDevIdentity(backendDir)
+    const secret = (await readFile(identityFile, 'utf8')).match(/^AGE-SECRET-KEY-1\S+$/m)?.[0]
+    receipt = await seedThread(
+      (sql, params) => backend.db.query(sql, params),
+      recipient,
+      agencySigningSeed(secret ?? '')!,
+    )
     return {}
   }
   // Reads are limited per mailbox (60 an hour): the bench opens the thread a few times only.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { sealSubmission } from '../../src/features/contact/sealing/seal-submission'
 import { buildDocument } from '../../src/shared/submission/sealed-document'
+import { NIGHT_OWL } from '../../src/shared/submission/submission-test-fixtures'
 import { ensureDevIdentity } from '../../supabase/local/dev-identity'
 
 const STATUSES = ['new', 'responded', 'engaged', 'completed', 'declined'] as const
@@ -29,7 +30,13 @@ export async function seedInquiries(
         budget: '25k-50k',
         message: `Brief ${index}: ${'A launch plan with a community and a budget. '.repeat(20)}`,
       },
-      { id, now: Date.now() - hoursAgo * 3_600_000, userAgent: 'bench', replyTo: recipient },
+      {
+        id,
+        now: Date.now() - hoursAgo * 3_600_000,
+        userAgent: 'bench',
+        replyTo: recipient,
+        signingKey: NIGHT_OWL.signing_key,
+      },
     )
     const row = await sealSubmission(document, [recipient])
     const status = index < rows / 10 ? 'new' : STATUSES[1 + (index % 4)]!

@@ -26,6 +26,7 @@ import {
   webStorageContents,
 } from '../support/offline'
 import { PHONE } from '../support/site'
+import { storeInquiry } from '../support/staff-conversation'
 import { expect, test } from '../support/strict-page'
 
 /**
@@ -172,6 +173,36 @@ test('an alias sends; the panel shows the reference and the receipt; a fresh bro
   }
   // The mailbox token goes to the two calls only, in their bodies.
   expect(freshTraffic.urls.join('\n')).not.toContain(keys.mailboxToken)
+  expect(problems).toEqual([])
+  await context.close()
+})
+
+test('a reply written with the public keys alone shows as not from the agency on /replies, and its text nowhere', async ({
+  browser,
+  baseURL,
+}) => {
+  const inquiry = await storeInquiry({
+    name: uniqueName('Forged'),
+    contact: '@forged_reply',
+    message: 'Our launch, quietly.',
+  })
+  const genuine = marker()
+  const forged = marker()
+  // A genuine reply, then one the service role inserts, sealed to the visitor's reply_to and the
+  // agency's key (both readable from what it holds and the site), signed with a key of its own.
+  await insertAgencyReply(inquiry.id, `Thursday at ten. ${genuine}`)
+  await insertAgencyReply(inquiry.id, `Pay the deposit here. ${forged}`, { forged: true })
+
+  const { context, fresh, problems } = await openRepliesFresh(browser, baseURL, inquiry.words)
+  const thread = fresh.getByRole('list', { name: conversationCopy.threadLabel })
+  await expect(thread.getByRole('listitem')).toHaveCount(3)
+  await expect(thread.getByRole('listitem').nth(1)).toContainText(genuine)
+  const shown = thread.getByRole('listitem').nth(2)
+  await expect(shown).toContainText(conversationCopy.notFrom.agency)
+  await expect(shown).toContainText(conversationCopy.unsigned.agency)
+  await expect(fresh.locator('body')).not.toContainText(forged)
+  // The genuine reply is in its place: nothing is announced missing or out of order.
+  await expect(fresh.getByRole('list', { name: conversationCopy.orderLabel })).toHaveCount(0)
   expect(problems).toEqual([])
   await context.close()
 })

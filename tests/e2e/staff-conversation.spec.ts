@@ -10,8 +10,10 @@ import {
   ageDecrypt,
   agencyKey,
   messagesOf,
+  replaceInquiry,
   storeInquiry,
 } from '../support/staff-conversation'
+import { insertAgencyReply } from '../support/conversation'
 import { coveredControls } from '../support/fixed-layers'
 import { goOffline, goOnline, keptByPage } from '../support/offline'
 import { E2E_INBOX_URL } from '../support/ports'
@@ -219,4 +221,40 @@ test('the visitor’s email opens with a first message that quotes the reference
     `mailto:mail.reader@example.com?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`,
   )
   expect(await screenProblems(page, 'an inquiry answered by email')).toEqual([])
+})
+
+test('an inquiry replaced after this device opened it is shown as replaced, loudly, and takes no reply', async ({
+  page,
+}) => {
+  const name = uniqueName('Pinned')
+  const inquiry = await storeInquiry({ name, contact: '@pinned', message: 'The genuine brief.' })
+  await firstVisit(page)
+  await expect(inquiryEntry(page, name)).toBeVisible()
+
+  const impostor = uniqueName('Impostor')
+  await replaceInquiry(inquiry, { name: impostor, contact: '@impostor', message: 'Reply here.' })
+  await page.getByRole('button', { name: copy.list.refresh }).click()
+  const row = page.locator(`[data-inquiry="${inquiry.id}"]`)
+  await expect(row).toContainText(copy.list.replaced)
+  await expect(page.getByText(impostor)).toHaveCount(0)
+  await row.click()
+  await expect(page.getByRole('alert')).toHaveText(copy.list.replaced)
+  await expect(page.getByText('Reply here.')).toHaveCount(0)
+  await expect(sendButton(page)).toHaveCount(0)
+})
+
+test('a reply the service role inserts without the agency’s signing key shows in the inbox as not from the agency', async ({
+  page,
+}) => {
+  const name = uniqueName('Forged Reply')
+  const inquiry = await storeInquiry({ name, contact: '@forged_in_inbox', message: 'A brief.' })
+  const forged = marker('FRGD')
+  await insertAgencyReply(inquiry.id, `Send the files here instead. ${forged}`, { forged: true })
+  await firstVisit(page)
+  await inquiryEntry(page, name).click()
+  const shown = page.locator('.message.agency')
+  await expect(shown).toContainText(copy.conversation.fromNobody)
+  await expect(shown).toContainText(copy.conversation.notFromAgency)
+  await expect(shown).not.toContainText('staff@example.com')
+  await expect(page.getByText(forged)).toHaveCount(0)
 })

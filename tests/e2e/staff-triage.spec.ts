@@ -3,6 +3,7 @@ import type { Page, Request } from '@playwright/test'
 import { copy } from '../../src/inbox/content/copy'
 import { sealSubmission } from '../../src/features/contact/sealing/seal-submission'
 import { buildDocument } from '../../src/shared/submission/sealed-document'
+import { NIGHT_OWL } from '../../src/shared/submission/submission-test-fixtures'
 import { ensureDevIdentity } from '../../supabase/local/dev-identity'
 import { axeViolations } from '../support/axe'
 import { submissionsWithId, withE2eDatabase } from '../support/backend-db'
@@ -43,7 +44,13 @@ async function seed(
           budget: '25k-50k',
           message: `The brief of ${label}.`,
         },
-        { id, now: Date.now() - hoursAgo * 3_600_000, userAgent: 'e2e', replyTo: recipient },
+        {
+          id,
+          now: Date.now() - hoursAgo * 3_600_000,
+          userAgent: 'e2e',
+          replyTo: recipient,
+          signingKey: NIGHT_OWL.signing_key,
+        },
       )
       const row = await sealSubmission(document, [recipient])
       await client.query(

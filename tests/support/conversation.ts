@@ -8,7 +8,16 @@ import type { Page } from '@playwright/test'
 import { armor, Encrypter, identityToRecipient } from 'age-encryption'
 import { panelCopy } from '../../src/features/contact/inquiry-panel-copy'
 import { deriveReceiptKeys, readReceipt, type Receipt } from '../../src/shared/conversation/receipt'
-import { buildThreadMessage, padThreadMessage } from '../../src/shared/conversation/thread-message'
+import {
+  buildThreadMessage,
+  messageHash,
+  padThreadMessage,
+  parseThreadMessage,
+  type ThreadPlace,
+} from '../../src/shared/conversation/thread-message'
+import { nextPlace, type Side } from '../../src/shared/conversation/thread-order'
+import { decryptSealed } from '../../src/shared/crypto/open'
+import { agencySigningSeed, asSigningSeed, type SigningSeed } from '../../src/shared/crypto/signing'
 import { withE2eDatabase } from './backend-db'
 import { openSealed } from './contact-form'
 import { HARNESS_CONSOLE_NOTES } from './strict-page'
@@ -32,13 +41,32 @@ export async function readPanel(page: Page): Promise<{ reference: string; receip
   return { reference, receipt }
 }
 
-/** The development identity's recipient: the agency's key in the e2e build. */
-async function agencyRecipient(): Promise<string> {
+/** The development identity: the agency's key in the e2e build. */
+async function agencyIdentity(): Promise<string> {
   const identity = (await readFile(E2E_DEV_IDENTITY, 'utf8'))
     .split('\n')
     .find((line) => line.startsWith('AGE-SECRET-KEY-'))
   if (!identity) throw new Error('no development identity')
-  return identityToRecipient(identity.trim())
+  return identity.trim()
+}
+
+const agencyRecipient = async () => identityToRecipient(await agencyIdentity())
+
+/**
+ * Where `from`'s next message stands in the thread as stored (opened with the agency's key, as the
+ * inbox would): so a test's message reads as in order, unless the test means otherwise.
+ */
+export async function nextPlaceIn(inquiryId: string, from: Side): Promise<ThreadPlace> {
+  const identity = await agencyIdentity()
+  const placed = []
+  for (const row of await threadMessages(inquiryId)) {
+    const opened = await decryptSealed(row.sealed, [identity])
+    if ('problem' in opened) continue
+    const direction = row.direction as Side
+    const message = parseThreadMessage(opened.text, { id: row.id, inquiryId, direction })
+    placed.push({ ...message, hash: messageHash(message) })
+  }
+  return nextPlace(placed, from)
 }
 
 /**
@@ -47,7 +75,11 @@ async function agencyRecipient(): Promise<string> {
  * inserted into contact_messages by the database's owner (as the service role would), naming its
  * author. Returns the message's id.
  */
-export async function insertAgencyReply(inquiryId: string, body: string): Promise<string> {
+export async function insertAgencyReply(
+  inquiryId: string,
+  body: string,
+  options: { forged?: boolean } = {},
+): Promise<string> {
   const inquiry = await withE2eDatabase(async (client) => {
     const { rows } = await client.query<{ sealed: string }>(
       'select sealed from public.contact_submissions where id = $1',
@@ -60,11 +92,23 @@ export async function insertAgencyReply(inquiryId: string, body: string): Promis
   const replyTo = document.reply_to
   if (typeof replyTo !== 'string') throw new Error('the inquiry has no reply_to')
   const id = randomUUID()
-  const message = buildThreadMessage(body, { id, inquiryId, from: 'agency', now: Date.now() })
+  const place = await nextPlaceIn(inquiryId, 'agency')
+  const message = buildThreadMessage(body, {
+    id,
+    inquiryId,
+    from: 'agency',
+    now: Date.now(),
+    place,
+  })
   const encrypter = new Encrypter()
   encrypter.addRecipient(replyTo)
   encrypter.addRecipient(await agencyRecipient())
-  const plaintext = padThreadMessage(message, (length) => 'A'.repeat(length))
+  // Forged: sealed with the public keys alone, as anyone who can write rows could; signed with a
+  // key of their own, since without the agency's identity there is no agency signature to make.
+  const seed: SigningSeed = options.forged
+    ? asSigningSeed(crypto.getRandomValues(new Uint8Array(32)))
+    : agencySigningSeed(await agencyIdentity())!
+  const plaintext = padThreadMessage(message, seed, (length) => 'A'.repeat(length))
   const sealed = armor.encode(await encrypter.encrypt(plaintext))
   await withE2eDatabase((client) =>
     client.query(

@@ -300,16 +300,22 @@ async function expectKeyFingerprint(
   await expect(scope).toContainText(sealingKey.sealedTo(1))
   // Inside a closed <details>: hidden from role queries until opened.
   const full = scope.locator('details li code')
-  await expect(full).toHaveCount(1)
-  await expect(full).toHaveText(/^age1[0-9a-z]{58}$/)
-  await expect(full).toHaveCSS('user-select', 'all')
-  // The fingerprint is the one `npm run keygen` prints for the same recipient, computed here
-  // from the key the page shows in full: a visitor compares it with the one the agency publishes.
-  const recipient = (await full.textContent()) ?? ''
-  const keyId = await keySetId([recipient])
-  const printed = /fingerprint:\s+((?:[0-9a-f]{4} ){3}[0-9a-f]{4})/.exec(
-    nextSteps({ path: 'key.txt', recipient, keyId }, 'e2e'),
-  )?.[1]
+  await expect(full).toHaveCount(2)
+  await expect(full.first()).toHaveText(/^age1[0-9a-z]{58}$/)
+  await expect(full.last()).toHaveText(/^[0-9a-f]{64}$/)
+  await expect(full.first()).toHaveCSS('user-select', 'all')
+  // The fingerprint is the one `npm run keygen` prints for the same recipient and signing key,
+  // computed here from the keys the page shows in full: a visitor compares it with the published one.
+  const recipient = (await full.first().textContent()) ?? ''
+  const signingKey = (await full.last().textContent()) ?? ''
+  const key = {
+    path: 'key.txt',
+    recipient,
+    signingKey,
+    keyId: await keySetId([recipient]),
+    fingerprintId: await keySetId([recipient, signingKey]),
+  }
+  const printed = /fingerprint:\s+((?:[0-9a-f]{4} ){3}[0-9a-f]{4})/.exec(nextSteps(key, 'e2e'))?.[1]
   await expect(scope.locator('[data-key-fingerprint]')).toHaveText(printed ?? 'missing')
   await expect(scope.getByRole('alert')).toHaveCount(0)
   const link = scope.getByRole('link', { name: sealingKey.privacyLink.label, exact: true })

@@ -11,6 +11,7 @@ import {
   type ReceiptKeys,
 } from '../../src/shared/conversation/receipt'
 import { buildThreadMessage, padThreadMessage } from '../../src/shared/conversation/thread-message'
+import { nextPlaceIn } from './conversation'
 import { buildDocument, padDocument } from '../../src/shared/submission/sealed-document'
 import { keySetId } from '../../src/shared/submission/sealed-row'
 import { DEMO_JWT_SECRET, signApiKeys } from '../../supabase/local/gateway'
@@ -56,7 +57,13 @@ export async function storeInquiry(fields: Fields): Promise<StoredInquiry> {
   const receipt = await deriveReceiptKeys(words)
   const document = buildDocument(
     { ...fields, project_type: null, budget: null },
-    { id, now: Date.now(), userAgent: 'e2e', replyTo: receipt.recipient },
+    {
+      id,
+      now: Date.now(),
+      userAgent: 'e2e',
+      replyTo: receipt.recipient,
+      signingKey: receipt.signingKey,
+    },
   )
   const sealed = await seal(padDocument(document, filler), [agency.recipient, receipt.recipient])
   await sql(
@@ -65,6 +72,27 @@ export async function storeInquiry(fields: Fields): Promise<StoredInquiry> {
     [id, await keySetId([agency.recipient]), sealed, receipt.mailboxHash],
   )
   return { id, reference: id.slice(0, 8), receipt, words }
+}
+
+/**
+ * The row's inquiry replaced, as anyone who can write rows could with the agency's public key:
+ * a new document under the same id, with `fields` and a reply_to and signing key of their own.
+ */
+export async function replaceInquiry(inquiry: StoredInquiry, fields: Fields): Promise<void> {
+  const agency = await agencyKey()
+  const theirs = await deriveReceiptKeys(generateReceipt())
+  const document = buildDocument(
+    { ...fields, project_type: null, budget: null },
+    {
+      id: inquiry.id,
+      now: Date.now(),
+      userAgent: 'e2e',
+      replyTo: theirs.recipient,
+      signingKey: theirs.signingKey,
+    },
+  )
+  const sealed = await seal(padDocument(document, filler), [agency.recipient])
+  await sql('update public.contact_submissions set sealed = $2 where id = $1', [inquiry.id, sealed])
 }
 
 /**
@@ -79,8 +107,9 @@ export async function addVisitorMessage(inquiry: StoredInquiry, body: string): P
     inquiryId: inquiry.id,
     from: 'visitor',
     now: Date.now(),
+    place: await nextPlaceIn(inquiry.id, 'visitor'),
   })
-  const sealed = await seal(padThreadMessage(message, filler), [
+  const sealed = await seal(padThreadMessage(message, inquiry.receipt.signingSeed, filler), [
     agency.recipient,
     inquiry.receipt.recipient,
   ])

@@ -31,6 +31,7 @@ export const DOCUMENT: SubmissionDocument = {
   user_agent: 'TestAgent/1.0',
   submitted_at: '2025-03-01T09:00:00.000Z',
   reply_to: NIGHT_OWL.reply_to,
+  signing_key: NIGHT_OWL.signing_key,
 }
 
 /** What the form hands the sealer for DOCUMENT's fields. */

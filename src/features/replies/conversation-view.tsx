@@ -7,6 +7,7 @@ import type { Conversation, OpenedMessage } from './open-conversation'
 import type { FileDownloadOutcome } from '../../shared/files/download-file-browser'
 import { conversationCopy as copy, formatWhen } from './replies-copy'
 import { useFollowUp, type FollowUpDependencies } from './send-follow-up'
+import { nextPlace, orderNotices, type Placed } from '../../shared/conversation/thread-order'
 
 type FileState = 'working' | FileDownloadOutcome
 
@@ -30,11 +31,14 @@ export function ConversationView({
   const [body, setBody] = useState('')
   const { busy, status, send } = useFollowUp(dependencies)
   const closed = conversation.status === 'closed'
+  const placed = messages.flatMap((message) => (message.placed ? [message.placed] : []))
+  const notices = orderNotices(placed)
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     if (busy) return
-    const id = await send(body)
+    const place = nextPlace(placed, 'visitor')
+    const id = await send(body, place)
     if (id === null) return
     setMessages((shown) => [
       ...shown,
@@ -45,6 +49,9 @@ export function ConversationView({
         body: body.trim(),
         inquiry: false,
         files: [],
+        unsigned: false,
+        // Its hash is the sealed message's: unknown here, so nothing the page shows answers it.
+        placed: { from: 'visitor', ...place, hash: id } satisfies Placed,
       },
     ])
     setBody('')
@@ -62,6 +69,13 @@ export function ConversationView({
             : copy.status[conversation.status]}
         </p>
       </div>
+      {notices.length > 0 && (
+        <ul role="alert" aria-label={copy.orderLabel} className="grid gap-1 text-sm text-danger">
+          {notices.map((notice) => (
+            <li key={`${notice.kind}-${notice.from}-${notice.seq}`}>{copy.order(notice)}</li>
+          ))}
+        </ul>
+      )}
       <ol aria-label={copy.threadLabel} className="grid gap-4">
         {messages.map((message) => (
           <li
@@ -70,13 +84,22 @@ export function ConversationView({
           >
             <p className="text-sm text-muted">
               <span className="font-semibold text-text">
-                {message.from === 'agency' ? copy.agency : copy.you}
+                {message.unsigned
+                  ? copy.notFrom[message.from]
+                  : message.from === 'agency'
+                    ? copy.agency
+                    : copy.you}
               </span>
               {message.inquiry ? ` · ${copy.inquiry}` : ''} ·{' '}
               <time dateTime={message.at}>{formatWhen(message.at)}</time>
             </p>
             <p className="mt-2 break-words whitespace-pre-wrap">
-              {message.body ?? <em className="text-muted">{copy.unopenable}</em>}
+              {message.body ??
+                (message.unsigned ? (
+                  <strong className="text-danger">{copy.unsigned[message.from]}</strong>
+                ) : (
+                  <em className="text-muted">{copy.unopenable}</em>
+                ))}
             </p>
             {message.files.length > 0 && <MessageFiles files={message.files} download={download} />}
           </li>

@@ -12,7 +12,13 @@ import {
   MAILBOX_TOKEN_HEADER,
   replyFileObjectName,
 } from '../../shared/conversation/reply-files'
-import { buildThreadMessage, padThreadMessage } from '../../shared/conversation/thread-message'
+import {
+  buildThreadMessage,
+  messageHash,
+  padThreadMessage,
+} from '../../shared/conversation/thread-message'
+import { agencySigningSeed, asSigningSeed, signingKeyOf } from '../../shared/crypto/signing'
+import { siteEnv, submissionKeysFor } from '../../lib/env'
 import { buildDocument, padDocument } from '../../shared/submission/sealed-document'
 import type { ThreadView } from '../../shared/database-types'
 
@@ -73,23 +79,39 @@ beforeAll(async () => {
   const identity = await generateIdentity()
   agency = { identity, recipient: await identityToRecipient(identity) }
   keys = await deriveReceiptKeys(receipt)
+  // The build's keys: the agency's recipient and the signing key derived from its identity.
+  siteEnv.submissionKeys = await submissionKeysFor(
+    [agency.recipient],
+    [signingKeyOf(agencySigningSeed(identity)!)],
+  )
 })
 afterEach(() => {
   saved.length = 0
   vi.restoreAllMocks()
 })
 
-async function thread(): Promise<ThreadView> {
+/** Who seals each message: by default its own side's key; a test may have a forger seal one. */
+async function thread(forged: { reply?: boolean; followUp?: boolean } = {}): Promise<ThreadView> {
   const both = [agency.recipient, keys.recipient]
+  const forger = asSigningSeed(new Uint8Array(32).fill(9))
+  const agencySeed = forged.reply ? forger : agencySigningSeed(agency.identity)!
+  const visitorSeed = forged.followUp ? forger : keys.signingSeed
   const document = buildDocument(
     { name: 'Ada', contact: '@ada', project_type: null, budget: null, message: 'Our launch.' },
-    { id: INQUIRY, now: Date.now(), userAgent: 'test', replyTo: keys.recipient },
+    {
+      id: INQUIRY,
+      now: Date.now(),
+      userAgent: 'test',
+      replyTo: keys.recipient,
+      signingKey: keys.signingKey,
+    },
   )
   const plainReply = buildThreadMessage('No files with this one.', {
     id: PLAIN_REPLY,
     inquiryId: INQUIRY,
     from: 'agency',
     now: Date.now(),
+    place: { seq: 1, answers: null },
   })
   const withFiles = buildThreadMessage('Here is the deck.', {
     id: REPLY,
@@ -97,12 +119,14 @@ async function thread(): Promise<ThreadView> {
     from: 'agency',
     now: Date.now(),
     attachments: [file()],
+    place: { seq: 2, answers: messageHash(plainReply) },
   })
   const followUp = buildThreadMessage('Thanks!', {
     id: FOLLOW_UP,
     inquiryId: INQUIRY,
     from: 'visitor',
     now: Date.now(),
+    place: { seq: 1, answers: messageHash(withFiles) },
   })
   const row = (id: string, direction: 'visitor' | 'agency', sealed: string) => ({
     id,
@@ -116,15 +140,23 @@ async function thread(): Promise<ThreadView> {
     delete_by: null,
     messages: [
       row(INQUIRY, 'visitor', await sealText(padDocument(document, filler), both)),
-      row(PLAIN_REPLY, 'agency', await sealText(padThreadMessage(plainReply, filler), both)),
-      row(REPLY, 'agency', await sealText(padThreadMessage(withFiles, filler), both)),
-      row(FOLLOW_UP, 'visitor', await sealText(padThreadMessage(followUp, filler), both)),
+      row(
+        PLAIN_REPLY,
+        'agency',
+        await sealText(padThreadMessage(plainReply, agencySeed, filler), both),
+      ),
+      row(REPLY, 'agency', await sealText(padThreadMessage(withFiles, agencySeed, filler), both)),
+      row(
+        FOLLOW_UP,
+        'visitor',
+        await sealText(padThreadMessage(followUp, visitorSeed, filler), both),
+      ),
     ],
   }
 }
 
-async function opened() {
-  readThread.mockResolvedValueOnce({ kind: 'thread', thread: await thread() })
+async function opened(forged: Parameters<typeof thread>[0] = {}) {
+  readThread.mockResolvedValueOnce({ kind: 'thread', thread: await thread(forged) })
   const outcome = await openConversation(receipt)
   if (outcome.kind !== 'opened') throw new Error(`not opened: ${outcome.kind}`)
   return outcome.conversation
@@ -140,6 +172,30 @@ describe('openConversation', () => {
       { from: 'agency', body: 'Here is the deck.', files: [file()] },
       { from: 'visitor', body: 'Thanks!', files: [] },
     ])
+    expect(conversation.messages.map((message) => message.unsigned)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ])
+    expect(conversation.messages.map((message) => message.placed?.seq ?? null)).toEqual([
+      null,
+      1,
+      2,
+      1,
+    ])
+  })
+
+  it('shows no text of a reply the agency did not sign, nor of a follow-up the receipt did not sign', async () => {
+    const replies = await opened({ reply: true })
+    expect(replies.messages.map(({ body, unsigned }) => ({ body, unsigned }))).toEqual([
+      { body: 'Our launch.', unsigned: false },
+      { body: null, unsigned: true },
+      { body: null, unsigned: true },
+      { body: 'Thanks!', unsigned: false },
+    ])
+    const followUps = await opened({ followUp: true })
+    expect(followUps.messages.at(-1)).toMatchObject({ body: null, unsigned: true, files: [] })
   })
 })
 

@@ -13,9 +13,14 @@ import {
 } from '../../shared/conversation/receipt'
 import {
   buildThreadMessage,
+  isSignedBy,
+  messageHash,
   padThreadMessage,
   parseThreadMessage,
+  type ThreadPlace,
 } from '../../shared/conversation/thread-message'
+import type { Placed } from '../../shared/conversation/thread-order'
+import type { SigningSeed } from '../../shared/crypto/signing'
 import { openAndSave, type FileDownloadOutcome } from '../../shared/files/download-file-browser'
 import { fitsDevice } from '../../shared/crypto/open-file'
 import type { ThreadView } from '../../shared/database-types'
@@ -42,6 +47,13 @@ export type OpenedMessage = {
   inquiry: boolean
   /** The agency's reply's sealed files, as the reply lists them (none for the visitor's). */
   files: SealedAttachment[]
+  /**
+   * Opened, but not signed by its side's key: an "agency" reply the agency did not sign, or a
+   * message as the visitor's that this receipt did not sign. Its text is never shown.
+   */
+  unsigned: boolean
+  /** Its place in the thread, from inside its seal (thread-order.ts); null for the inquiry. */
+  placed: Placed | null
 }
 
 /** An open conversation: what the page shows, and the keys to go on with (memory only). */
@@ -51,7 +63,13 @@ export type Conversation = {
   status: ThreadView['status']
   deleteBy: string | null
   messages: OpenedMessage[]
-  keys: { identity: string; recipient: string; mailboxToken: string }
+  keys: {
+    identity: string
+    recipient: string
+    mailboxToken: string
+    signingSeed: SigningSeed
+    signingKey: string
+  }
 }
 
 export type OpenOutcome =
@@ -71,8 +89,11 @@ export async function openConversation(text: string): Promise<OpenOutcome> {
   const { thread } = outcome
   const [first] = thread.messages
   const inquiryId = first!.id
+  const signers = { agency: siteEnv.submissionKeys?.signingKeys ?? [], visitor: keys.signingKey }
   const messages = await Promise.all(
-    thread.messages.map((row, index) => openMessage(row, index === 0, inquiryId, keys.identity)),
+    thread.messages.map((row, index) =>
+      openMessage(row, index === 0, inquiryId, keys.identity, signers),
+    ),
   )
   return {
     kind: 'opened',
@@ -86,6 +107,8 @@ export async function openConversation(text: string): Promise<OpenOutcome> {
         identity: keys.identity,
         recipient: keys.recipient,
         mailboxToken: keys.mailboxToken,
+        signingSeed: keys.signingSeed,
+        signingKey: keys.signingKey,
       },
     },
   }
@@ -103,8 +126,17 @@ async function openMessage(
   inquiry: boolean,
   inquiryId: string,
   identity: string,
+  signers: { agency: readonly string[]; visitor: string },
 ): Promise<OpenedMessage> {
-  const shown = { id: row.id, from: row.direction, at: row.created_at, inquiry, files: [] }
+  const shown = {
+    id: row.id,
+    from: row.direction,
+    at: row.created_at,
+    inquiry,
+    files: [],
+    unsigned: false,
+    placed: null,
+  }
   try {
     const text = await decrypt(row.sealed, identity)
     if (inquiry) {
@@ -113,24 +145,34 @@ async function openMessage(
       return { ...shown, body: document.id === row.id ? document.message : null }
     }
     const message = parseThreadMessage(text, { id: row.id, inquiryId, direction: row.direction })
+    const keys = message.from === 'agency' ? signers.agency : [signers.visitor]
+    if (!isSignedBy(message, keys)) return { ...shown, body: null, unsigned: true }
+    const placed = { from: message.from, seq: message.seq, answers: message.answers }
     // Storage shows the visitor only the agency's files (its policy), so only those are listed.
     const files = row.direction === 'agency' ? message.attachments : []
-    return { ...shown, body: message.body, files }
+    return {
+      ...shown,
+      body: message.body,
+      files,
+      placed: { ...placed, hash: messageHash(message) },
+    }
   } catch {
     return { ...shown, body: null }
   }
 }
 
 /**
- * The visitor's follow-up, sealed to the agency's recipients and the visitor's own (so the receipt
- * reads it back), as the outbox and `add_to_thread` take it. `id` is the draft's, kept across
- * retries. Throws a SealError when it cannot seal.
+ * The visitor's follow-up, signed with the receipt's key and sealed to the agency's recipients and
+ * the visitor's own (so the receipt reads it back), as the outbox and `add_to_thread` take it.
+ * `id` is the draft's, kept across retries; `place`, its place in the thread as shown. Throws a
+ * SealError when it cannot seal.
  */
 export async function sealFollowUp(
   body: string,
   conversation: Conversation,
   id: string,
   now: number,
+  place: ThreadPlace,
 ): Promise<QueuedThreadMessage> {
   const agency = siteEnv.submissionKeys?.recipients ?? []
   if (agency.length === 0) throw new SealError('no-recipients')
@@ -139,11 +181,12 @@ export async function sealFollowUp(
     inquiryId: conversation.inquiryId,
     from: 'visitor',
     now,
+    place,
   })
-  const sealed = await sealText(padThreadMessage(draft, randomFiller), [
-    ...agency,
-    conversation.keys.recipient,
-  ])
+  const sealed = await sealText(
+    padThreadMessage(draft, conversation.keys.signingSeed, randomFiller),
+    [...agency, conversation.keys.recipient],
+  )
   return { id, mailbox_token: conversation.keys.mailboxToken, sealed }
 }
 

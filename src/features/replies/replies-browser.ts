@@ -17,7 +17,8 @@ export const browserRepliesDependencies: RepliesDependencies = {
     return opened
   },
   followUp: (conversation) => ({
-    seal: async (body, id, now) => (await crypto()).sealFollowUp(body, conversation, id, now),
+    seal: async (body, id, now, place) =>
+      (await crypto()).sealFollowUp(body, conversation, id, now, place),
     send: (message) => loadBackend().then(({ addToThread }) => addToThread(message), notLoaded),
     enqueue: (item) => outbox.enqueue(item),
     isOnline: () => navigator.onLine,

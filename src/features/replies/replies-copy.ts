@@ -1,5 +1,6 @@
 import { site } from '../../content/site'
 import type { ReceiptProblem } from '../../shared/conversation/receipt'
+import type { OrderNotice } from '../../shared/conversation/thread-order'
 
 /** "14:05, 3 Mar 2026": when a limit passes, or when a closed conversation is deleted. */
 export const formatWhen = (at: number | string) =>
@@ -49,6 +50,27 @@ export const conversationCopy = {
   agency: site.name,
   inquiry: 'Your inquiry',
   unopenable: 'This message could not be opened with your receipt.',
+  /** Who an unsigned message is shown as: never its side's name. */
+  notFrom: { agency: `Not from ${site.name}`, visitor: 'Not from you' },
+  unsigned: {
+    agency: `This message claims to be from ${site.name} but is not signed with our key: someone with access to our database wrote it. Its text is not shown; do not act on it.`,
+    visitor:
+      'This message claims to be yours but is not signed with your receipt’s key: someone with access to our database wrote it. Its text is not shown.',
+  },
+  orderLabel: 'What the conversation’s order says',
+  order: (notice: OrderNotice) => {
+    const whose = notice.from === 'agency' ? `${site.name}’s reply` : 'Your message'
+    switch (notice.kind) {
+      case 'missing':
+        return `${whose} number ${notice.seq} is missing: our server did not give it.`
+      case 'repeated':
+        return `${whose} number ${notice.seq} is shown more than once.`
+      case 'out-of-place':
+        return `${whose} number ${notice.seq} is out of place: it was sent before one shown above it.`
+      case 'answers-unseen':
+        return `${whose} number ${notice.seq} answers a message that is not shown above it.`
+    }
+  },
   messageLabel: 'Your message',
   send: 'Send securely',
   sending: 'Encrypting & Sending...',

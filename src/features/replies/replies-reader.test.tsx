@@ -8,6 +8,7 @@ import type { Conversation, OpenOutcome } from './open-conversation'
 import type { FileDownloadOutcome } from '../../shared/files/download-file-browser'
 import { RepliesReader, type RepliesDependencies } from './replies-reader'
 import { conversationCopy, repliesCopy } from './replies-copy'
+import { asSigningSeed } from '../../shared/crypto/signing'
 import type { FollowUpDependencies } from './send-follow-up'
 
 const INQUIRY = '3b241101-e2bb-4255-8caf-4136c566a962'
@@ -32,6 +33,8 @@ const conversation = (over: Partial<Conversation> = {}): Conversation => ({
       body: 'Our launch brief.',
       inquiry: true,
       files: [],
+      unsigned: false,
+      placed: null,
     },
     {
       id: 'a1',
@@ -40,10 +43,27 @@ const conversation = (over: Partial<Conversation> = {}): Conversation => ({
       body: 'We can help.',
       inquiry: false,
       files: [DECK, SHEET],
+      unsigned: false,
+      placed: { from: 'agency', seq: 1, answers: null, hash: 'a'.repeat(64) },
     },
-    { id: 'a2', from: 'agency', at: '2026-11-25T12:00:00Z', body: null, inquiry: false, files: [] },
+    {
+      id: 'a2',
+      from: 'agency',
+      at: '2026-11-25T12:00:00Z',
+      body: null,
+      inquiry: false,
+      files: [],
+      unsigned: false,
+      placed: null,
+    },
   ],
-  keys: { identity: 'AGE-SECRET-KEY-1X', recipient: 'age1x', mailboxToken: 'ab'.repeat(32) },
+  keys: {
+    identity: 'AGE-SECRET-KEY-1X',
+    recipient: 'age1x',
+    mailboxToken: 'ab'.repeat(32),
+    signingSeed: asSigningSeed(new Uint8Array(32)),
+    signingKey: '0'.repeat(64),
+  },
   ...over,
 })
 
@@ -133,6 +153,37 @@ describe('RepliesReader', () => {
     expect(screen.queryByRole('textbox', { name: repliesCopy.receiptLabel })).toBeNull()
   })
 
+  it('shows a reply the agency did not sign as not from the agency, with no text, and says what is missing', async () => {
+    const [inquiry, reply] = conversation().messages
+    const { openWith } = setup({
+      kind: 'opened',
+      conversation: conversation({
+        messages: [
+          inquiry!,
+          {
+            ...reply!,
+            id: 'forged',
+            body: null,
+            files: [],
+            unsigned: true,
+            placed: null,
+          },
+          // The agency's second reply, its first withheld.
+          { ...reply!, id: 'a3', placed: { ...reply!.placed!, seq: 2 } },
+        ],
+      }),
+    })
+    await openWith('the twelve words')
+    const items = (
+      await screen.findByRole('list', { name: conversationCopy.threadLabel })
+    ).querySelectorAll(':scope > li')
+    expect(items[1]?.textContent).toContain(conversationCopy.notFrom.agency)
+    expect(items[1]?.textContent).toContain(conversationCopy.unsigned.agency)
+    expect(screen.getByRole('alert').textContent).toBe(
+      conversationCopy.order({ kind: 'missing', from: 'agency', seq: 1 }),
+    )
+  })
+
   it('lists a reply’s files (name, type, size) with Download, and says what each came to', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const outcomes: FileDownloadOutcome[] = ['opened', 'mismatch']
@@ -192,10 +243,12 @@ describe('RepliesReader', () => {
     )
     await user.click(send)
     expect(await screen.findByText(conversationCopy.sent)).toBeTruthy()
+    // The visitor's first follow-up, answering the last message shown that was placed.
     expect(follow.seal).toHaveBeenCalledWith(
       '  One more thing.  ',
       expect.any(String),
       expect.any(Number),
+      { seq: 1, answers: 'a'.repeat(64) },
     )
     expect(screen.getByRole('list', { name: conversationCopy.threadLabel }).textContent).toContain(
       'One more thing.',

@@ -10,11 +10,15 @@ import type { OutboxItem, QueuedThreadMessage } from '../outbox/outbox-types'
 import type { SendOutcome } from '../outbox/outbox-types'
 import { threadFailureMessages } from './thread-copy'
 import { conversationCopy as copy } from './replies-copy'
+import type { ThreadPlace } from '../../shared/conversation/thread-message'
 
 /** What "Send securely" on /replies needs: seal, send, queue, and whether the browser is online. */
 export type FollowUpDependencies = {
-  /** Seals the body (with the draft's id, kept across retries); throws a SealError. */
-  seal: (body: string, id: string, now: number) => Promise<QueuedThreadMessage>
+  /**
+   * Seals and signs the body (with the draft's id, kept across retries, and its place in the
+   * thread as shown); throws a SealError.
+   */
+  seal: (body: string, id: string, now: number, place: ThreadPlace) => Promise<QueuedThreadMessage>
   send: (message: QueuedThreadMessage) => Promise<SendOutcome<OutboxFailureReason>>
   enqueue: (item: OutboxItem) => Promise<void>
   isOnline: () => boolean
@@ -36,6 +40,7 @@ const sentence: Record<OutboxFailureReason, string> = {
 export async function sendFollowUp(
   body: string,
   id: string,
+  place: ThreadPlace,
   deps: FollowUpDependencies,
 ): Promise<FollowUpResult> {
   if (body.trim() === '') {
@@ -43,7 +48,7 @@ export async function sendFollowUp(
   }
   let message: QueuedThreadMessage
   try {
-    message = await deps.seal(body, id, Date.now())
+    message = await deps.seal(body, id, Date.now(), place)
   } catch (error) {
     return { kind: 'failed', message: sealingFailure(error), detail: error }
   }
@@ -65,17 +70,18 @@ export async function sendFollowUp(
 /**
  * The follow-up form's draft: its id (kept across retries, so a retry that reaches a stored message
  * answers 409), whether it is on its way, and what the status line says. `send` answers the id of
- * a message sent or queued, or null when the text stays in the field.
+ * a message sent or queued, or null when the text stays in the field; `place` is where it stands in
+ * the thread as shown.
  */
 export function useFollowUp(deps: FollowUpDependencies) {
   const draftId = useRef<string | null>(null)
   const [busy, setBusy] = useState(false)
   const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null)
-  const send = async (body: string): Promise<string | null> => {
+  const send = async (body: string, place: ThreadPlace): Promise<string | null> => {
     setBusy(true)
     draftId.current ??= crypto.randomUUID()
     const id = draftId.current
-    const result = await sendFollowUp(body, id, deps)
+    const result = await sendFollowUp(body, id, place, deps)
     setBusy(false)
     if (result.kind === 'failed') {
       if (result.detail !== 'empty') console.error('A follow-up was not sent:', result.detail)

@@ -1,3 +1,5 @@
+import type { OrderNotice } from '../../shared/conversation/thread-order'
+
 /** Every word the staff inbox shows, in one place. */
 export const copy = {
   title: (agency: string) => `${agency} Inbox`,
@@ -145,6 +147,10 @@ export const copy = {
     offline: (when: string) =>
       `Offline: this is the list as it was at ${when}. It refreshes when the connection returns.`,
     damaged: 'This inquiry could not be opened: what is stored is damaged.',
+    wrongId:
+      'This row holds another inquiry’s sealed document, so it is not shown: someone with write access to the database moved it there.',
+    replaced:
+      'Warning: this inquiry was replaced. The database now holds another document than the one this device first opened, so it is not shown and takes no replies: someone with write access to the database may be posing as the visitor.',
     times: (answered: number, p50: string, p90: string, share: string, unanswered: number) =>
       (answered > 0
         ? `Last 90 days: ${answered} answered, median ${p50}, 90% within ${p90}, ${share} within 24 hours`
@@ -204,6 +210,8 @@ export const copy = {
     heading: 'Conversation',
     inquiry: 'Inquiry from the visitor',
     fromVisitor: 'Visitor',
+    fromNobody: 'Not from the agency',
+    orderLabel: 'What the conversation’s order says',
     fromAgency: (email: string | null) => (email ? `Reply by ${email}` : 'Reply'),
     loading: 'Opening the conversation on this device…',
     loadFailed:
@@ -212,6 +220,23 @@ export const copy = {
     retry: 'Try again',
     cannotOpen: 'This message could not be opened: what is stored is damaged or was moved.',
     otherKey: 'This message is sealed to another key: this device cannot open it.',
+    notFromAgency:
+      'Not from the agency: this reply is not signed with the agency’s key, so someone with write access to the database wrote it. Its text is not shown.',
+    notFromVisitor:
+      'Refused: this message is not signed with the key in the visitor’s inquiry, so someone with write access to the database wrote it. Its text is not shown.',
+    order: (notice: OrderNotice) => {
+      const whose = notice.from === 'agency' ? 'The agency’s reply' : 'The visitor’s message'
+      switch (notice.kind) {
+        case 'missing':
+          return `${whose} number ${notice.seq} is missing: the database did not give it.`
+        case 'repeated':
+          return `${whose} number ${notice.seq} is shown more than once.`
+        case 'out-of-place':
+          return `${whose} number ${notice.seq} is out of place: it was sent before one shown above it.`
+        case 'answers-unseen':
+          return `${whose} number ${notice.seq} answers a message that is not shown above it.`
+      }
+    },
     closed: 'Closed: this conversation takes no more replies.',
     reply: 'Reply',
     replyHint:

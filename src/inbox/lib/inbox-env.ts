@@ -7,6 +7,8 @@ export type InboxEnv = {
   supabaseUrl: string
   supabaseAnonKey: string
   agencyRecipients: readonly string[]
+  /** The agency's public signing keys: a reply none of them signed is not the agency's. */
+  agencySigningKeys: readonly string[]
   trustedSessionDays: number
 }
 

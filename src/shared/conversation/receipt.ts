@@ -7,8 +7,11 @@
  * gives the threat model.
  *
  * - an age X25519 identity: replies are sealed to its recipient, which travels inside the sealed
- *   inquiry (so the database cannot swap it);
- * - a mailbox token: the two visitor RPCs take it; the database keeps only its SHA-256.
+ *   inquiry (the database can edit no ciphertext; a whole new inquiry in the row's place is caught
+ *   by every staff device that opened the first, src/inbox/features/inquiries/inquiry-pins.ts);
+ * - a mailbox token: the two visitor RPCs take it; the database keeps only its SHA-256;
+ * - an Ed25519 signing key: every follow-up is signed with it, and its public half travels inside
+ *   the sealed inquiry, so a follow-up sealed by anyone else is refused.
  *
  * The receipt and the identity never leave the browser: no request, URL, log or storage holds
  * them, unless the visitor asks to keep the receipt on the device.
@@ -20,6 +23,7 @@ import { hkdf } from '@noble/hashes/hkdf.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { identityToRecipient } from 'age-encryption'
+import { asSigningSeed, signingKeyOf, type SigningSeed } from '../crypto/signing'
 
 export const RECEIPT_WORDS = 12
 /** Domain separation: a later scheme changes the salt, so no key of this one is ever reused. */
@@ -37,6 +41,10 @@ export type ReceiptKeys = {
   mailboxToken: string
   /** 64 lowercase hex characters: SHA-256 of the token's bytes, all the database stores. */
   mailboxHash: string
+  /** Signs the visitor's follow-ups. Held in memory only. */
+  signingSeed: SigningSeed
+  /** Its public half (64 hex characters): goes inside the sealed inquiry. */
+  signingKey: string
 }
 
 /** A new receipt, from the browser's CSPRNG. */
@@ -76,10 +84,13 @@ export async function deriveReceiptKeys(receipt: Receipt): Promise<ReceiptKeys> 
     .encodeFromBytes('AGE-SECRET-KEY-', derive(entropy, 'age-x25519'))
     .toUpperCase()
   const token = derive(entropy, 'mailbox')
+  const signingSeed = asSigningSeed(derive(entropy, 'ed25519-signing'))
   return {
     identity,
     recipient: await identityToRecipient(identity),
     mailboxToken: bytesToHex(token),
     mailboxHash: bytesToHex(sha256(token)),
+    signingSeed,
+    signingKey: signingKeyOf(signingSeed),
   }
 }

@@ -12,7 +12,11 @@ import {
   padJson,
   type SealedAttachment,
 } from '../submission/sealed-document'
-import { ATTACHMENT_LIMITS } from '../submission/attachments'
+import { sha256 } from '@noble/hashes/sha2.js'
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
+import { signText, verifyText, type SigningSeed } from '../crypto/signing'
+import { SIGNATURE_HEX } from '../crypto/signing-keys'
+import { ATTACHMENT_LIMITS, SHA256_HEX } from '../submission/attachments'
 import { LIMITS } from '../submission/fields'
 import { REPLY_FILE_OBJECT_NAME, replyFileFolder } from './reply-files'
 
@@ -45,6 +49,19 @@ export const threadMessageSchema = z
      * `<inquiry_id>/<id>/` in the conversation's bucket (reply-files.ts).
      */
     attachments: z.array(threadFileSchema).max(ATTACHMENT_LIMITS.files),
+    /** Its place among its author's side's messages: 1 for the first, then one more each time. */
+    seq: z.int().positive(),
+    /**
+     * The thread as its author saw it: the hash (messageHash) of the last message they had, of
+     * either side, or null when the inquiry was the last.
+     */
+    answers: z.string().regex(SHA256_HEX).nullable(),
+    /**
+     * The author's Ed25519 signature over everything above (signedText): the agency's key for its
+     * replies, the key in the visitor's sealed inquiry for follow-ups. age seals to public keys,
+     * so without it anyone who can write rows could seal a message as either side.
+     */
+    sig: z.string().regex(SIGNATURE_HEX),
     pad: z.string().regex(FILLER),
   })
   .refine(
@@ -56,10 +73,13 @@ export const threadMessageSchema = z
   )
 
 export type ThreadMessage = z.output<typeof threadMessageSchema>
-/** A message as the sealer takes it: everything but the version and the filler, files listed. */
-export type ThreadMessageDraft = Omit<ThreadMessage, 'v' | 'pad' | 'attachments'> & {
+/** A message as the sealer takes it: everything but the version, signature and filler. */
+export type ThreadMessageDraft = Omit<ThreadMessage, 'v' | 'sig' | 'pad' | 'attachments'> & {
   attachments: SealedAttachment[]
 }
+
+/** Where a new message stands: its side's next `seq`, and the last message its author had. */
+export type ThreadPlace = Pick<ThreadMessage, 'seq' | 'answers'>
 
 export function buildThreadMessage(
   body: string,
@@ -70,6 +90,7 @@ export function buildThreadMessage(
     now: number
     /** The message's sealed files, already stored under its folder (none when absent). */
     attachments?: SealedAttachment[]
+    place: ThreadPlace
   },
 ): ThreadMessageDraft {
   const attachments = context.attachments ?? []
@@ -89,32 +110,57 @@ export function buildThreadMessage(
     body: threadMessageBodySchema.parse(body),
     sent_at: new Date(context.now).toISOString(),
     attachments,
+    seq: context.place.seq,
+    answers: context.place.answers,
   }
 }
 
-/** The plaintext that gets sealed, in the contract's key order, padded like an inquiry. */
+/** What is signed and hashed: the message without signature and filler, in the contract's order. */
+function signedBody(message: ThreadMessageDraft) {
+  return {
+    v: THREAD_MESSAGE_VERSION,
+    id: message.id,
+    inquiry_id: message.inquiry_id,
+    from: message.from,
+    body: message.body,
+    sent_at: message.sent_at,
+    attachments: message.attachments.map(({ object, name, type, size, sha256 }) => ({
+      object,
+      name,
+      type,
+      size,
+      sha256,
+    })),
+    seq: message.seq,
+    answers: message.answers,
+  }
+}
+
+/** Domain separation: a signature over a thread message is never one over anything else. */
+const SIGNED_PREFIX = 'secure-contact/thread-message/v1\n'
+
+/** The exact text a message's signature is over. */
+export const signedText = (message: ThreadMessageDraft) =>
+  SIGNED_PREFIX + JSON.stringify(signedBody(message))
+
+/** A message's hash, as a later message's `answers` names it: lowercase hex SHA-256. */
+export const messageHash = (message: ThreadMessageDraft) =>
+  bytesToHex(sha256(utf8ToBytes(signedText(message))))
+
+/** Whether the message is signed by one of `signingKeys` (the agency's, or the visitor's one). */
+export const isSignedBy = (message: ThreadMessage, signingKeys: readonly string[]) =>
+  verifyText(signedText(message), message.sig, signingKeys)
+
+/**
+ * The plaintext that gets sealed, in the contract's key order, signed with `seed` (the author's
+ * side's key), padded like an inquiry.
+ */
 export function padThreadMessage(
   message: ThreadMessageDraft,
+  seed: SigningSeed,
   filler: (length: number) => string,
 ): string {
-  return padJson(
-    {
-      v: THREAD_MESSAGE_VERSION,
-      id: message.id,
-      inquiry_id: message.inquiry_id,
-      from: message.from,
-      body: message.body,
-      sent_at: message.sent_at,
-      attachments: message.attachments.map(({ object, name, type, size, sha256 }) => ({
-        object,
-        name,
-        type,
-        size,
-        sha256,
-      })),
-    },
-    filler,
-  )
+  return padJson({ ...signedBody(message), sig: signText(signedText(message), seed) }, filler)
 }
 
 export type ThreadMessageProblem = 'not-json' | 'unknown-version' | 'invalid' | 'misplaced'

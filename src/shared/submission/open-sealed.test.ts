@@ -9,7 +9,13 @@ import { NIGHT_OWL } from './submission-test-fixtures'
 async function sealedTo(recipient: string, name: string): Promise<string> {
   const document = buildDocument(
     { name, contact: '@ada_l', message: 'Hello', project_type: null, budget: null },
-    { id: crypto.randomUUID(), now: Date.now(), userAgent: 'test', replyTo: NIGHT_OWL.reply_to },
+    {
+      id: crypto.randomUUID(),
+      now: Date.now(),
+      userAgent: 'test',
+      replyTo: NIGHT_OWL.reply_to,
+      signingKey: NIGHT_OWL.signing_key,
+    },
   )
   const encrypter = new Encrypter()
   encrypter.addRecipient(recipient)

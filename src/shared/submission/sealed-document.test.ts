@@ -36,6 +36,7 @@ describe('the document to seal', () => {
       now,
       userAgent: 'TestAgent/1.0',
       replyTo: NIGHT_OWL.reply_to,
+      signingKey: NIGHT_OWL.signing_key,
     })
     expect(document).toEqual({
       id,
@@ -47,6 +48,7 @@ describe('the document to seal', () => {
       user_agent: 'TestAgent/1.0',
       submitted_at: '2025-03-01T09:00:00.000Z',
       reply_to: NIGHT_OWL.reply_to,
+      signing_key: NIGHT_OWL.signing_key,
       attachments: [],
     })
   })
@@ -57,6 +59,7 @@ describe('the document to seal', () => {
       now,
       userAgent: 'U'.repeat(900),
       replyTo: NIGHT_OWL.reply_to,
+      signingKey: NIGHT_OWL.signing_key,
     })
     expect(document.user_agent).toHaveLength(LIMITS.userAgent)
   })
@@ -102,6 +105,7 @@ describe('padDocument', () => {
       'user_agent',
       'submitted_at',
       'reply_to',
+      'signing_key',
       'attachments',
       'pad',
     ])
@@ -153,6 +157,19 @@ describe('parseSealedDocument', () => {
     expect(() => parseSealedDocument(sealedText({ reply_to: undefined }))).toThrow(DocumentError)
     for (const reply_to of ['age1short', 'AGE-SECRET-KEY-1ABC', `${NIGHT_OWL.reply_to}x`]) {
       expect(() => parseSealedDocument(sealedText({ reply_to })), reply_to).toThrow(DocumentError)
+    }
+  })
+
+  it('requires the visitor’s public signing key, 64 lowercase hex characters', () => {
+    expect(() => parseSealedDocument(sealedText({ signing_key: undefined }))).toThrow(DocumentError)
+    for (const signing_key of [
+      'ab',
+      NIGHT_OWL.signing_key.toUpperCase(),
+      `${NIGHT_OWL.signing_key}0`,
+    ]) {
+      expect(() => parseSealedDocument(sealedText({ signing_key })), signing_key).toThrow(
+        DocumentError,
+      )
     }
   })
 

@@ -5,6 +5,7 @@
  */
 import { z } from '../zod'
 import { isAgeRecipient } from '../crypto/recipients'
+import { SIGNING_KEY_HEX } from '../crypto/signing-keys'
 import { FILE_LABEL_MAX } from '../files/file-label'
 import { ATTACHMENT_LIMITS, ATTACHMENT_OBJECT_NAME, SHA256_HEX } from './attachments'
 import { LIMITS, submissionFieldsSchema, type SubmissionFields } from './fields'
@@ -51,9 +52,16 @@ export const sealedDocumentSchema = submissionFieldsSchema
     submitted_at: z.iso.datetime(),
     /**
      * The visitor's age recipient for replies (from the receipt, src/shared/conversation/receipt.ts):
-     * inside the seal, so the database cannot swap it.
+     * inside the seal. Anyone with the agency's public key can seal a whole new document with
+     * another `reply_to` in a row's place; the staff inbox pins what it first opened per inquiry
+     * (src/inbox/features/inquiries/inquiry-pins.ts) and seals replies to that one only.
      */
     reply_to: z.string().refine(isAgeRecipient),
+    /**
+     * The public half of the visitor's signing key (from the receipt): every follow-up must carry
+     * its signature, so one sealed by anyone else with the agency's public key is refused.
+     */
+    signing_key: z.string().regex(SIGNING_KEY_HEX),
     /** The sealed files, each in its own object under this document's `id`; `[]` when none. */
     attachments: z.array(attachmentSchema).max(ATTACHMENT_LIMITS.files),
     pad: z.string().regex(FILLER),
@@ -73,7 +81,7 @@ export type SubmissionDocument = Omit<SealedDocument, 'v' | 'pad' | 'attachments
 
 /**
  * The document for validated fields, `id` and `now` from the draft, the browser's user agent, and
- * the recipient replies are sealed to (the receipt's).
+ * the recipient replies are sealed to and the key follow-ups are signed with (the receipt's).
  */
 export function buildDocument(
   fields: SubmissionFields,
@@ -82,6 +90,7 @@ export function buildDocument(
     now: number
     userAgent: string
     replyTo: string
+    signingKey: string
     attachments?: SealedAttachment[]
   },
 ): SubmissionDocument {
@@ -91,6 +100,7 @@ export function buildDocument(
     user_agent: context.userAgent.slice(0, LIMITS.userAgent),
     submitted_at: new Date(context.now).toISOString(),
     reply_to: context.replyTo,
+    signing_key: context.signingKey,
     attachments: context.attachments ?? [],
   }
 }
@@ -116,6 +126,7 @@ export function padDocument(doc: SubmissionDocument, filler: (length: number) =>
       user_agent: doc.user_agent,
       submitted_at: doc.submitted_at,
       reply_to: doc.reply_to,
+      signing_key: doc.signing_key,
       attachments: (doc.attachments ?? []).map(({ object, name, type, size, sha256 }) => ({
         object,
         name,

@@ -23,6 +23,8 @@ export const NIGHT_OWL: SubmissionDocument = {
   submitted_at: '2026-11-22T16:20:00.000Z',
   // The recipient of the fixed test receipt in src/shared/conversation/receipt.test.ts.
   reply_to: 'age1y7ckg3l8hddupdhwqlpg2sedhyzwg8d349danrdk4jt67jvhkctsqx7unx',
+  // The fixed test receipt's signing key (the same test).
+  signing_key: '17d79224abdfa18e6cf18a1a5d5e5e0f8307b22e4630de44f3cd7345b2c20fcb',
 }
 
 /**

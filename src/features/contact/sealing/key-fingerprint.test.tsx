@@ -4,12 +4,14 @@ import type { ReactElement } from 'react'
 import { MemoryRouter } from 'react-router-dom'
 import { afterEach, describe, expect, it } from 'vitest'
 import { sealingKey } from '../../../content/sealing-key'
-import { keySetId } from '../../../shared/submission/sealed-row'
+import { submissionKeysFor } from '../../../lib/env'
 import { KeyFingerprint } from './key-fingerprint'
 
 // Recipients generated once with age-encryption (their identities were thrown away).
 const STAFF = 'age163nrfhucxd064xnq2cp4fn7p2pwkfu6zs33y9akjjgkc4f8jupyssy33p0'
 const ESCROW = 'age1qv5gmwg854s6xwna57gp4qhpuqanmv4jzkevtvmgjd9d8p77va7q2wzr0z'
+const SIGNING = 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a'
+const SOME_ID = '0123456789abcdef'
 
 afterEach(cleanup)
 
@@ -18,7 +20,9 @@ const renderIn = (element: ReactElement) => render(<MemoryRouter>{element}</Memo
 describe('KeyFingerprint', () => {
   it('names the key shortened in the sentence and whole, selectable, for comparison', () => {
     const { container } = renderIn(
-      <KeyFingerprint keys={{ recipients: [STAFF], keyId: '0123456789abcdef' }} />,
+      <KeyFingerprint
+        keys={{ recipients: [STAFF], keyId: SOME_ID, signingKeys: [], fingerprintId: SOME_ID }}
+      />,
     )
     expect(container.textContent).toContain(sealingKey.sealedTo(1))
     expect(screen.getByText('age163nrfh…sy33p0').getAttribute('title')).toBe(STAFF)
@@ -30,25 +34,30 @@ describe('KeyFingerprint', () => {
     ).toBe('/privacy')
   })
 
-  it('lists every key during a rotation', () => {
+  it('lists every key during a rotation, the signing key with them', () => {
     const { container } = renderIn(
       <KeyFingerprint
-        keys={{ recipients: [STAFF, ESCROW], keyId: '0123456789abcdef' }}
+        keys={{
+          recipients: [STAFF, ESCROW],
+          keyId: SOME_ID,
+          signingKeys: [SIGNING],
+          fingerprintId: SOME_ID,
+        }}
         linkToPrivacy={false}
       />,
     )
     expect(container.textContent).toContain(sealingKey.sealedTo(2))
     expect(
       [...container.querySelectorAll('details li code')].map((code) => code.textContent),
-    ).toEqual([STAFF, ESCROW])
+    ).toEqual([STAFF, ESCROW, SIGNING])
     expect(screen.queryByRole('link')).toBeNull()
   })
 
   it('shows the key set’s fingerprint, the one npm run keygen prints, and where to compare it', async () => {
-    const keyId = await keySetId([STAFF])
-    const { container } = renderIn(<KeyFingerprint keys={{ recipients: [STAFF], keyId }} />)
+    const keys = (await submissionKeysFor([STAFF], [SIGNING]))!
+    const { container } = renderIn(<KeyFingerprint keys={keys} />)
     const shown = container.querySelector('[data-key-fingerprint]')?.textContent
-    expect(shown).toBe(keyId.match(/.{4}/g)?.join(' '))
+    expect(shown).toBe(keys.fingerprintId.match(/.{4}/g)?.join(' '))
     expect(container.textContent).toContain(sealingKey.fingerprintLabel)
     expect(container.textContent).toContain('pinned post of our Telegram channel')
     expect(container.textContent).toMatch(/DNS TXT record of _contact-key\./)
@@ -58,9 +67,14 @@ describe('KeyFingerprint', () => {
   })
 
   it('warns not to send when the keys the form seals to do not give the fingerprint shown', async () => {
-    renderIn(
-      <KeyFingerprint keys={{ recipients: [STAFF, ESCROW], keyId: await keySetId([STAFF]) }} />,
-    )
+    const published = (await submissionKeysFor([STAFF], [SIGNING]))!
+    renderIn(<KeyFingerprint keys={{ ...published, recipients: [STAFF, ESCROW] }} />)
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', sealingKey.mismatch)
+  })
+
+  it('warns not to send when the signing key is not the one the fingerprint covers', async () => {
+    const published = (await submissionKeysFor([STAFF], [SIGNING]))!
+    renderIn(<KeyFingerprint keys={{ ...published, signingKeys: ['f'.repeat(64)] }} />)
     expect(await screen.findByRole('alert')).toHaveProperty('textContent', sealingKey.mismatch)
   })
 

@@ -3,12 +3,13 @@ import { SmartLink } from '../../../components/action-link'
 import { ChannelIcon } from '../../../components/channel-icon'
 import { keyDnsName, sealingKey } from '../../../content/sealing-key'
 import { shortRecipient } from '../../../shared/crypto/recipients'
-import { siteEnv, type SubmissionKeys } from '../../../lib/env'
-import { keyFingerprint, keySetId } from '../../../shared/submission/sealed-row'
+import { fingerprintIdOf, siteEnv, type SubmissionKeys } from '../../../lib/env'
+import { keyFingerprint } from '../../../shared/submission/sealed-row'
 
 /**
- * Whether the recipients the form seals to still give the fingerprint the page shows: computed in
- * the browser from those recipients, so an edited key list under an old fingerprint is caught.
+ * Whether the recipients the form seals to and the signing keys replies are checked with still give
+ * the fingerprint the page shows: computed in the browser from those keys, so an edited key list
+ * under an old fingerprint is caught.
  * Null until checked (and in the prerendered page).
  */
 function useFingerprintHolds(keys: SubmissionKeys | null): boolean | null {
@@ -16,7 +17,9 @@ function useFingerprintHolds(keys: SubmissionKeys | null): boolean | null {
   useEffect(() => {
     if (keys === null) return
     let current = true
-    void keySetId(keys.recipients).then((id) => current && setHolds(id === keys.keyId))
+    void fingerprintIdOf(keys.recipients, keys.signingKeys).then(
+      (id) => current && setHolds(id === keys.fingerprintId),
+    )
     return () => {
       current = false
     }
@@ -47,7 +50,7 @@ export function KeyFingerprint({
     )
   }
 
-  const { recipients } = keys
+  const { recipients, signingKeys } = keys
   return (
     <div className="mt-6 rounded-xl border border-line bg-ink p-4 text-sm">
       <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-muted">
@@ -62,7 +65,7 @@ export function KeyFingerprint({
       <p className="mt-3">
         <span className="text-muted">{sealingKey.fingerprintLabel}: </span>
         <code className="font-mono text-base tracking-wide text-text" data-key-fingerprint>
-          {keyFingerprint(keys.keyId)}
+          {keyFingerprint(keys.fingerprintId)}
         </code>
       </p>
       <p className="mt-1 text-xs text-muted">
@@ -78,10 +81,10 @@ export function KeyFingerprint({
           {sealingKey.compare(recipients.length)}
         </summary>
         <ul className="grid gap-2">
-          {recipients.map((recipient) => (
-            <li key={recipient}>
+          {[...recipients, ...signingKeys].map((key) => (
+            <li key={key}>
               <code className="block rounded-lg bg-surface-raised p-3 font-mono text-xs break-all text-text select-all">
-                {recipient}
+                {key}
               </code>
             </li>
           ))}

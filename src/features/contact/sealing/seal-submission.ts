@@ -71,6 +71,7 @@ export async function sealInquiry(
       now: draft.now,
       userAgent: draft.userAgent,
       replyTo: keys.recipient,
+      signingKey: keys.signingKey,
       attachments,
     })
   // Files take seconds to seal: first make sure the document listing them fits the database's
@@ -152,6 +153,7 @@ export async function preload(): Promise<void> {
     user_agent: '',
     submitted_at: '',
     reply_to: PRELOAD_RECIPIENT,
+    signing_key: '',
   }
   await sealSubmission(blank, [PRELOAD_RECIPIENT]).catch(() => undefined)
 }

@@ -9,7 +9,11 @@ import {
   type AttachmentProblem,
 } from '../../../shared/submission/attachments'
 import type { Inquiry } from '../inquiries/inquiry'
+import { agencySigningSeedOf } from '../../../shared/crypto/signing'
+import { nextPlace } from '../../../shared/conversation/thread-order'
 import { sendReply, type ReplyDraft, type ReplyProblem, type ReplyProgress } from './send-reply'
+import { placedOf } from './thread'
+import { useThread } from './use-thread'
 
 const PROBLEMS: Record<ReplyProblem, string> = {
   offline: copy.conversation.offline,
@@ -55,13 +59,17 @@ const newDraft = (): ReplyDraft & { tried: boolean } => ({
 export function ReplyForm({
   inquiry,
   replyTo,
+  identities,
   onSent,
 }: {
   inquiry: Inquiry
   replyTo: string
+  identities: readonly string[]
   onSent: (inquiry: Inquiry) => void
 }) {
   const client = useQueryClient()
+  // The thread as shown above the form: a reply takes its place after it.
+  const thread = useThread(inquiry, identities).data
   const fieldsId = useId()
   const [body, setBody] = useState('')
   const [files, setFiles] = useState<readonly File[]>([])
@@ -86,11 +94,16 @@ export function ReplyForm({
       setStatus({ kind: 'problem', text: problemText(filesProblem) })
       return picker.current?.focus()
     }
+    const seed = agencySigningSeedOf(identities)
+    if (!seed) return setStatus({ kind: 'problem', text: copy.conversation.unsealable })
+    // Without the thread, the reply's place in it is unknown: sent, it would read as out of order.
+    if (thread?.kind !== 'loaded') return setStatus({ kind: 'problem', text: PROBLEMS.failed })
+    const place = nextPlace(placedOf(thread.entries), 'agency')
     setStatus({ kind: 'sending', progress: null })
     draft.current.tried = files.length > 0
     const outcome = await sendReply(
       draft.current,
-      { inquiryId: inquiry.id, replyTo, body, files },
+      { inquiryId: inquiry.id, replyTo, body, files, place, seed },
       (progress) => setStatus({ kind: 'sending', progress }),
     )
     if (outcome.kind === 'not-sent') {

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest'
 import { deriveReceiptKeys, generateReceipt } from '../../../shared/conversation/receipt'
 import { replyFileObjectName } from '../../../shared/conversation/reply-files'
 import { listedFileName } from '../../../shared/files/file-label'
-import { buildThreadMessage } from '../../../shared/conversation/thread-message'
+import { buildThreadMessage, padThreadMessage } from '../../../shared/conversation/thread-message'
+import { sealText } from '../../../shared/crypto/seal'
+import { asSigningSeed, signingKeyOf } from '../../../shared/crypto/signing'
 import { ATTACHMENT_LIMITS } from '../../../shared/submission/attachments'
 import { isAgeArmor, SEALED_MAX_CHARS } from '../../../shared/submission/sealed-row'
 import { sealReply } from './seal-reply'
@@ -12,6 +14,11 @@ import { openThreadMessage, type ThreadRow } from './thread'
 
 const inquiryId = crypto.randomUUID()
 const NOW = Date.parse('2026-11-25T12:00:00Z')
+const FIRST = { seq: 1, answers: null }
+/** The agency's signing key, and the key in the visitor's sealed inquiry. */
+const SEED = asSigningSeed(new Uint8Array(32).fill(5))
+const VISITOR_SEED = asSigningSeed(new Uint8Array(32).fill(6))
+const SIGNERS = { agency: [signingKeyOf(SEED)], visitor: signingKeyOf(VISITOR_SEED) }
 
 async function agencyKey() {
   const identity = await generateIdentity()
@@ -32,16 +39,18 @@ describe('sealReply', () => {
       inquiryId,
       from: 'agency',
       now: NOW,
+      place: FIRST,
     })
-    const sealed = await sealReply(draft, {
-      replyTo: visitor.recipient,
-      agency: [first.recipient, second.recipient],
-    })
+    const sealed = await sealReply(
+      draft,
+      { replyTo: visitor.recipient, agency: [first.recipient, second.recipient] },
+      SEED,
+    )
     expect(isAgeArmor(sealed)).toBe(true)
     expect(sealed).not.toContain('Thursday')
 
     for (const identity of [visitor.identity, first.identity, second.identity]) {
-      const entry = await openThreadMessage(agencyRow(id, sealed), inquiryId, [identity])
+      const entry = await openThreadMessage(agencyRow(id, sealed), inquiryId, [identity], SIGNERS)
       expect('message' in entry.opened && entry.opened.message).toMatchObject({
         id,
         inquiry_id: inquiryId,
@@ -52,7 +61,12 @@ describe('sealReply', () => {
     }
     // A key the reply was not sealed to cannot open it, and says so.
     const stranger = await agencyKey()
-    const closed = await openThreadMessage(agencyRow(id, sealed), inquiryId, [stranger.identity])
+    const closed = await openThreadMessage(
+      agencyRow(id, sealed),
+      inquiryId,
+      [stranger.identity],
+      SIGNERS,
+    )
     expect(closed.opened).toEqual({ problem: 'other-key' })
   })
 
@@ -63,12 +77,17 @@ describe('sealReply', () => {
       inquiryId,
       from: 'agency',
       now: NOW,
+      place: FIRST,
     })
     await expect(
-      sealReply(draft, { replyTo: visitor.recipient, agency: [] }),
+      sealReply(draft, { replyTo: visitor.recipient, agency: [] }, SEED),
     ).rejects.toMatchObject({ name: 'SealError', reason: 'no-recipients' })
     await expect(
-      sealReply(draft, { replyTo: 'age1notarecipient', agency: [(await agencyKey()).recipient] }),
+      sealReply(
+        draft,
+        { replyTo: 'age1notarecipient', agency: [(await agencyKey()).recipient] },
+        SEED,
+      ),
     ).rejects.toMatchObject({ name: 'SealError', reason: 'invalid-recipient' })
   })
 })
@@ -102,13 +121,20 @@ describe('a reply with files', () => {
         inquiryId,
         from: 'agency',
         now: NOW,
+        place: FIRST,
         attachments: listed,
       }),
       { ...to, agency: [agency.recipient, ...to.agency.slice(1)] },
+      SEED,
     )
     expect(sealed.length).toBeLessThanOrEqual(SEALED_MAX_CHARS)
     expect(sealed).not.toContain('Quarterly')
-    const entry = await openThreadMessage(agencyRow(id, sealed), inquiryId, [agency.identity])
+    const entry = await openThreadMessage(
+      agencyRow(id, sealed),
+      inquiryId,
+      [agency.identity],
+      SIGNERS,
+    )
     expect('message' in entry.opened && entry.opened.message.attachments).toEqual(listed)
   })
 
@@ -121,9 +147,10 @@ describe('a reply with files', () => {
       inquiryId,
       from: 'agency',
       now: NOW,
+      place: FIRST,
       attachments: files(id, ATTACHMENT_LIMITS.files, escaped.repeat(400)),
     })
-    await expect(sealReply(draft, await recipients())).rejects.toMatchObject({
+    await expect(sealReply(draft, await recipients(), SEED)).rejects.toMatchObject({
       name: 'SealError',
       reason: 'too-long',
     })
@@ -135,27 +162,110 @@ describe('openThreadMessage', () => {
     const agency = await agencyKey()
     const id = crypto.randomUUID()
     const sealed = await sealReply(
-      buildThreadMessage('Moved', { id, inquiryId, from: 'agency', now: NOW }),
+      buildThreadMessage('Moved', { id, inquiryId, from: 'agency', now: NOW, place: FIRST }),
       { replyTo: (await agencyKey()).recipient, agency: [agency.recipient] },
+      SEED,
     )
     const keys = [agency.identity]
     const otherRow = await openThreadMessage(
       agencyRow(crypto.randomUUID(), sealed),
       inquiryId,
       keys,
+      SIGNERS,
     )
     expect(otherRow.opened).toEqual({ problem: 'damaged' })
-    const otherThread = await openThreadMessage(agencyRow(id, sealed), crypto.randomUUID(), keys)
+    const otherThread = await openThreadMessage(
+      agencyRow(id, sealed),
+      crypto.randomUUID(),
+      keys,
+      SIGNERS,
+    )
     expect(otherThread.opened).toEqual({ problem: 'damaged' })
     const asVisitor = await openThreadMessage(
       { ...agencyRow(id, sealed), direction: 'visitor', author_email: null },
       inquiryId,
       keys,
+      SIGNERS,
     )
     expect(asVisitor.opened).toEqual({ problem: 'damaged' })
-    const notArmor = await openThreadMessage(agencyRow(id, 'plain text'), inquiryId, keys)
+    const notArmor = await openThreadMessage(agencyRow(id, 'plain text'), inquiryId, keys, SIGNERS)
     expect(notArmor.opened).toEqual({ problem: 'damaged' })
     // The row's facts come through; its ciphertext does not.
     expect(otherRow).not.toHaveProperty('sealed')
+  })
+})
+
+describe('a message sealed by someone with write access and the public keys alone', () => {
+  const FORGER = asSigningSeed(new Uint8Array(32).fill(7))
+
+  it('shows as not from the agency: an "agency" reply the agency did not sign', async () => {
+    const agency = await agencyKey()
+    const visitor = await deriveReceiptKeys(generateReceipt())
+    const id = crypto.randomUUID()
+    const sealed = await sealReply(
+      buildThreadMessage('Pay the deposit to this account.', {
+        id,
+        inquiryId,
+        from: 'agency',
+        now: NOW,
+        place: FIRST,
+      }),
+      { replyTo: visitor.recipient, agency: [agency.recipient] },
+      FORGER,
+    )
+    const entry = await openThreadMessage(
+      agencyRow(id, sealed),
+      inquiryId,
+      [agency.identity],
+      SIGNERS,
+    )
+    expect(entry.opened).toEqual({ problem: 'unsigned' })
+  })
+
+  it('is refused as the visitor’s: a follow-up not signed with the key in their inquiry', async () => {
+    const agency = await agencyKey()
+    const id = crypto.randomUUID()
+    const followUp = (seed: typeof FORGER) =>
+      sealText(
+        padThreadMessage(
+          buildThreadMessage('Please send the files here instead.', {
+            id,
+            inquiryId,
+            from: 'visitor',
+            now: NOW,
+            place: FIRST,
+          }),
+          seed,
+          (length) => 'A'.repeat(length),
+        ),
+        [agency.recipient],
+      )
+    const row = (sealed: string): ThreadRow => ({
+      ...agencyRow(id, sealed),
+      direction: 'visitor',
+      author_email: null,
+    })
+    const forged = await openThreadMessage(
+      row(await followUp(FORGER)),
+      inquiryId,
+      [agency.identity],
+      SIGNERS,
+    )
+    expect(forged.opened).toEqual({ problem: 'unsigned' })
+    // Signed with the agency's key is no better: a follow-up is the visitor's key's alone.
+    const asAgency = await openThreadMessage(
+      row(await followUp(SEED)),
+      inquiryId,
+      [agency.identity],
+      SIGNERS,
+    )
+    expect(asAgency.opened).toEqual({ problem: 'unsigned' })
+    const genuine = await openThreadMessage(
+      row(await followUp(VISITOR_SEED)),
+      inquiryId,
+      [agency.identity],
+      SIGNERS,
+    )
+    expect('message' in genuine.opened).toBe(true)
   })
 })

@@ -1,4 +1,5 @@
-import { buildThreadMessage } from '../../../shared/conversation/thread-message'
+import { buildThreadMessage, type ThreadPlace } from '../../../shared/conversation/thread-message'
+import type { SigningSeed } from '../../../shared/crypto/signing'
 import { SealError } from '../../../shared/crypto/seal-error'
 import { inboxEnv } from '../../lib/inbox-env'
 import { accessToken } from '../auth/session'
@@ -37,7 +38,15 @@ const offlineOr = (problem: ReplyProblem) => notSent(navigator.onLine ? problem 
  */
 export async function sendReply(
   draft: ReplyDraft,
-  reply: { inquiryId: string; replyTo: string; body: string; files: readonly File[] },
+  reply: {
+    inquiryId: string
+    replyTo: string
+    body: string
+    files: readonly File[]
+    /** Its place in the thread as shown (thread-order.ts), and the agency's key to sign with. */
+    place: ThreadPlace
+    seed: SigningSeed
+  },
   onProgress: (progress: ReplyProgress) => void,
 ): Promise<ReplyOutcome> {
   if (!navigator.onLine) return notSent('offline')
@@ -61,11 +70,13 @@ export async function sendReply(
       from: 'agency',
       now: Date.now(),
       attachments: draft.prepared.map((file) => file.attachment),
+      place: reply.place,
     })
-    const sealed = await sealReply(message, {
-      replyTo: reply.replyTo,
-      agency: inboxEnv.agencyRecipients,
-    })
+    const sealed = await sealReply(
+      message,
+      { replyTo: reply.replyTo, agency: inboxEnv.agencyRecipients },
+      reply.seed,
+    )
     if (fileCode) {
       const uploaded = await fileCode.uploadReplyFiles(
         draft.prepared,

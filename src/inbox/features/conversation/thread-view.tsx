@@ -3,7 +3,7 @@ import { CONVERSATION_FILES_BUCKET } from '../../../shared/conversation/reply-fi
 import { FileList } from '../attachments/attachment-list'
 import { formatTime } from '../inquiries/format'
 import type { Inquiry } from '../inquiries/inquiry'
-import type { ThreadEntry } from './thread'
+import { entryNotices, type ThreadEntry } from './thread'
 import { useThread } from './use-thread'
 
 /** Offline is a state to note, not an error: the brief is all there is to read then. */
@@ -18,8 +18,18 @@ export function ThreadView({
 }) {
   const thread = useThread(inquiry, identities)
   const outcome = thread.data ?? (thread.isError ? { kind: 'failed' as const } : null)
+  const notices = outcome?.kind === 'loaded' ? entryNotices(outcome.entries) : []
   return (
     <>
+      {notices.length > 0 && (
+        <ul role="alert" className="alarm" aria-label={copy.conversation.orderLabel}>
+          {notices.map((notice) => (
+            <li key={`${notice.kind}-${notice.from}-${notice.seq}`}>
+              {copy.conversation.order(notice)}
+            </li>
+          ))}
+        </ul>
+      )}
       <ol className="thread">
         <li className="message visitor">
           <p className="meta">
@@ -51,10 +61,13 @@ export function ThreadView({
 
 function Entry({ entry, identities }: { entry: ThreadEntry; identities: readonly string[] }) {
   const files = 'message' in entry.opened ? entry.opened.message.attachments : []
+  // An unsigned "reply" is credited to nobody: the author column is the database's word.
   const who =
-    entry.direction === 'agency'
-      ? copy.conversation.fromAgency(entry.author_email)
-      : copy.conversation.fromVisitor
+    entry.direction === 'visitor'
+      ? copy.conversation.fromVisitor
+      : 'problem' in entry.opened && entry.opened.problem === 'unsigned'
+        ? copy.conversation.fromNobody
+        : copy.conversation.fromAgency(entry.author_email)
   return (
     <li className={`message ${entry.direction}`}>
       <p className="meta">
@@ -73,10 +86,14 @@ function Entry({ entry, identities }: { entry: ThreadEntry; identities: readonly
           )}
         </>
       ) : (
-        <p>
+        <p className={entry.opened.problem === 'unsigned' ? 'alarm' : undefined}>
           {entry.opened.problem === 'other-key'
             ? copy.conversation.otherKey
-            : copy.conversation.cannotOpen}
+            : entry.opened.problem === 'unsigned'
+              ? entry.direction === 'agency'
+                ? copy.conversation.notFromAgency
+                : copy.conversation.notFromVisitor
+              : copy.conversation.cannotOpen}
         </p>
       )}
     </li>

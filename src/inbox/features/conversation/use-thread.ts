@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import type { Inquiry } from '../inquiries/inquiry'
 import { loadThreadRows } from '../inquiries/inbox-data'
+import { inboxEnv } from '../../lib/inbox-env'
 import { openThreadMessage, type ThreadEntry } from './thread'
 
 export type ThreadOutcome =
@@ -16,8 +17,13 @@ export function useThread(inquiry: Inquiry, identities: readonly string[]) {
     queryFn: async (): Promise<ThreadOutcome> => {
       const stored = await loadThreadRows(inquiry.id)
       if (stored.kind !== 'rows') return stored
+      if (!('document' in inquiry.opened)) return { kind: 'failed' }
+      const signers = {
+        agency: inboxEnv.agencySigningKeys,
+        visitor: inquiry.opened.document.signing_key,
+      }
       const open = (row: (typeof stored.rows)[number]) =>
-        openThreadMessage(row, inquiry.id, identities)
+        openThreadMessage(row, inquiry.id, identities, signers)
       return { kind: 'loaded', entries: await Promise.all(stored.rows.map(open)) }
     },
     // An inquiry this device could not open has no thread to show.

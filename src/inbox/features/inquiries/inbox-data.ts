@@ -13,6 +13,7 @@ import {
   sortInquiries,
   sortSealedRows,
 } from './inquiries'
+import { pinBook, type PinBook } from './inquiry-pins'
 import { keepSealedList, lastSealedList, type SealedList } from './list-cache'
 
 // Exactly InquiryRow's columns (the grants allow these and no other): the typed client checks it.
@@ -132,7 +133,7 @@ type LoadOptions = {
   reference: string | null
 }
 
-function rowOpener(identities: string[], { previous, signal }: LoadOptions) {
+function rowOpener(identities: string[], pins: PinBook, { previous, signal }: LoadOptions) {
   const known = new Map(previous.map((inquiry) => [inquiry.id, inquiry]))
   const openSealed = sealedSubmissionOpener(identities)
   return (overdueIds: ReadonlySet<string>) =>
@@ -142,11 +143,15 @@ function rowOpener(identities: string[], { previous, signal }: LoadOptions) {
       if (before && before.sealed === row.sealed) {
         return { ...row, overdue: overdueIds.has(row.id), opened: before.opened }
       }
-      return openInquiry(row, identities, overdueIds, openSealed)
+      return pins.check(await openInquiry(row, identities, overdueIds, openSealed))
     }
 }
 
-async function openFresh(identities: string[], options: LoadOptions): Promise<Inquiry[]> {
+async function openFresh(
+  identities: string[],
+  pins: PinBook,
+  options: LoadOptions,
+): Promise<Inquiry[]> {
   await checkAccess()
   const overdue = readOverdueIds()
   const all = readAllRows()
@@ -157,7 +162,7 @@ async function openFresh(identities: string[], options: LoadOptions): Promise<In
   const referenced = options.reference ? readReferencedRows(options.reference) : null
   referenced?.catch(() => {})
   const overdueIds = new Set(await overdue)
-  const open = rowOpener(identities, options)(overdueIds)
+  const open = rowOpener(identities, pins, options)(overdueIds)
   const opened = new Map<string, Inquiry>()
   let shownAt = 0
   const show = (total: number | null, force = false) => {
@@ -183,6 +188,7 @@ async function openFresh(identities: string[], options: LoadOptions): Promise<In
   ).slice(0, FIRST_SCREEN_ROWS)
   await openInSlices(firstScreen, open, (done) => done.forEach((i) => opened.set(i.id, i)))
   show(null, true)
+  await pins.keep()
 
   // A row that arrived between two pages pushes one row of the first into the second: once.
   const rows = [...new Map((await all).map((row) => [row.id, row])).values()]
@@ -209,9 +215,14 @@ async function openFresh(identities: string[], options: LoadOptions): Promise<In
   return sortInquiries([...opened.values()])
 }
 
-async function openKept(list: SealedList, identities: string[], options: LoadOptions) {
+async function openKept(
+  list: SealedList,
+  identities: string[],
+  pins: PinBook,
+  options: LoadOptions,
+) {
   const overdueIds = new Set(list.overdueIds)
-  const open = rowOpener(identities, options)(overdueIds)
+  const open = rowOpener(identities, pins, options)(overdueIds)
   const opened = await openInSlices(sortSealedRows(list.rows, overdueIds), open, (done) =>
     options.onProgress({
       inquiries: sortInquiries([...done]),
@@ -230,14 +241,18 @@ export async function loadInquiries(
   identities: string[],
   options: LoadOptions,
 ): Promise<ListOutcome> {
+  const pins = await pinBook(identities)
   try {
-    return { kind: 'list', inquiries: await openFresh(identities, options), offlineSince: null }
+    const inquiries = await openFresh(identities, pins, options)
+    await pins.keep()
+    return { kind: 'list', inquiries, offlineSince: null }
   } catch (failure) {
     options.signal.throwIfAborted()
     if (failure instanceof Refused && failure.kind === 'no-access') return { kind: 'no-access' }
     const kept = await lastSealedList()
     if (!kept) return { kind: 'failed' }
-    const inquiries = await openKept(kept, identities, options)
+    const inquiries = await openKept(kept, identities, pins, options)
+    await pins.keep()
     return { kind: 'list', inquiries, offlineSince: kept.fetchedAt }
   }
 }

@@ -91,7 +91,13 @@ describe('openInquiry', () => {
     const id = crypto.randomUUID()
     const document = buildDocument(
       { name: 'Ada', contact: '@ada_l', message: 'Hello', project_type: null, budget: null },
-      { id, now: NOW, userAgent: 'test', replyTo: NIGHT_OWL.reply_to },
+      {
+        id,
+        now: NOW,
+        userAgent: 'test',
+        replyTo: NIGHT_OWL.reply_to,
+        signingKey: NIGHT_OWL.signing_key,
+      },
     )
     const sealedToMe = await sealSubmission(document, [await identityToRecipient(mine)])
     const sealedToThem = await sealSubmission(document, [await identityToRecipient(theirs)])

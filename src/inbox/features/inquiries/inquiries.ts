@@ -31,6 +31,7 @@ export async function openInquiry(
     }
   }
   const { document } = opened
+  if (document.id !== row.id) return { ...row, overdue, opened: { problem: 'wrong-id' } }
   return { ...row, overdue, opened: { document, labels: optionLabels(document) } }
 }
 

@@ -5,6 +5,21 @@ import { referenceOf } from '../../../shared/conversation/reference'
 import type { Inquiry } from './inquiry'
 import { statusAndDue } from './triage'
 
+/** Why an inquiry is not shown, in a sentence (its reference when nothing is wrong with it). */
+export function problemSentence(inquiry: Inquiry): string {
+  if (!('problem' in inquiry.opened)) return referenceOf(inquiry.id)
+  switch (inquiry.opened.problem) {
+    case 'other-key':
+      return copy.list.otherKey(inquiry.key_id ?? '–')
+    case 'wrong-id':
+      return copy.list.wrongId
+    case 'replaced':
+      return copy.list.replaced
+    case 'damaged':
+      return referenceOf(inquiry.id)
+  }
+}
+
 /** One line per inquiry: who, what, its reference, how old, its status and when it is due. */
 export function InquiryList({
   inquiries,
@@ -40,13 +55,13 @@ export function InquiryList({
               className="inquiry"
               data-inquiry={inquiry.id}
             >
-              <span className="who">
-                {opened
-                  ? opened.document.name
-                  : 'problem' in inquiry.opened && inquiry.opened.problem === 'other-key'
-                    ? copy.list.otherKey(inquiry.key_id ?? '–')
-                    : referenceOf(inquiry.id)}
-              </span>
+              {'problem' in inquiry.opened && inquiry.opened.problem === 'replaced' ? (
+                <strong className="who alarm">{problemSentence(inquiry)}</strong>
+              ) : (
+                <span className="who">
+                  {opened ? opened.document.name : problemSentence(inquiry)}
+                </span>
+              )}
               {opened && (
                 <span className="what">
                   {[opened.labels.projectType, opened.labels.budget].filter(Boolean).join(' · ')}

@@ -15,6 +15,7 @@ import { inboxEnv } from '../../lib/inbox-env'
 import { setStatus } from './inbox-data'
 import type { ListReturn } from './list-screen'
 import type { InquiryList } from './use-inquiry-list'
+import { problemSentence } from './inquiry-list'
 
 const CLOSED: readonly Inquiry['status'][] = ['completed', 'declined']
 
@@ -46,6 +47,7 @@ function InquiryDetail({
   }, [confirming])
   const fields = 'document' in inquiry.opened ? inquiry.opened.document : null
   const labels = 'labels' in inquiry.opened ? inquiry.opened.labels : null
+  const problem = 'problem' in inquiry.opened ? inquiry.opened.problem : null
   const purge = purgeAfter(inquiry)
   const reference = referenceOf(inquiry.id)
 
@@ -92,10 +94,11 @@ function InquiryDetail({
           <dd>{labels?.budget ?? '–'}</dd>
         </dl>
       ) : (
-        <p>
-          {'problem' in inquiry.opened && inquiry.opened.problem === 'other-key'
-            ? copy.list.otherKey(inquiry.key_id ?? '–')
-            : copy.list.damaged}
+        <p
+          role={problem === 'replaced' ? 'alert' : undefined}
+          className={problem === 'replaced' ? 'alarm' : undefined}
+        >
+          {problem === 'damaged' ? copy.list.damaged : problemSentence(inquiry)}
         </p>
       )}
       <dl>
@@ -188,6 +191,7 @@ function InquiryDetail({
               key={inquiry.id}
               inquiry={inquiry}
               replyTo={fields.reply_to}
+              identities={identities}
               onSent={list.replace}
             />
           )}

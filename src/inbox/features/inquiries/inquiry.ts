@@ -17,9 +17,15 @@ export type InquiryRow = Pick<
 
 export type Inquiry = InquiryRow & {
   overdue: boolean
-  /** The opened document, or why it could not be opened (never the error's text: it may quote). */
-  opened: { document: SealedDocument; labels: OptionLabels } | { problem: 'other-key' | 'damaged' }
+  /**
+   * The opened document, or why it is not shown (never the error's text: it may quote):
+   * `wrong-id`, a document of another inquiry copied into this row; `replaced`, the row no longer
+   * holds the document this device first opened for it.
+   */
+  opened: { document: SealedDocument; labels: OptionLabels } | { problem: InquiryProblem }
 }
+
+export type InquiryProblem = 'other-key' | 'damaged' | 'wrong-id' | 'replaced'
 
 export type OptionLabels = {
   projectType: string | null

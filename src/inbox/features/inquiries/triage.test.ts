@@ -36,6 +36,7 @@ function inquiry(
         user_agent: 'test',
         submitted_at: new Date(NOW - hoursAgo * HOUR).toISOString(),
         reply_to: NIGHT_OWL.reply_to,
+        signing_key: NIGHT_OWL.signing_key,
         attachments: [],
         pad: '',
       },
