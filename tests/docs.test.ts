@@ -1,4 +1,4 @@
-// The guides live beside what they describe (STYLE.md, "Comments and docs"), so they link to each
+// The guides live beside what they describe, so they link to each
 // other by relative paths and GitHub heading anchors; a file moved or a heading reworded breaks a
 // link silently. This reads every Markdown file git tracks (or would track) the way GitHub renders
 // it: marked finds the links, github-slugger makes the anchors GitHub gives each heading.

@@ -10,7 +10,7 @@ import { AppRoutes, preloadPage } from './router'
  * the prerendered markup exactly.
  */
 async function hydrate() {
-  // If the page's chunk cannot load, hydrate anyway: the prerendered page stays as it is and the
+  // If the page's code cannot load, hydrate anyway: the prerendered page stays as it is and the
   // router's error page explains, rather than a page that never comes alive.
   await preloadPage(window.location.pathname).catch(() => undefined)
   const container = document.getElementById('root')
