@@ -1,6 +1,7 @@
 import { startTransition, StrictMode } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { BrowserRouter } from 'react-router-dom'
+import { whenIdle } from '../lib/idle-browser'
 import { registerServiceWorker } from './register-service-worker-browser'
 import { AppRoutes, preloadPage } from './router'
 
@@ -31,5 +32,6 @@ async function hydrate() {
 
 void hydrate()
 
-if (document.readyState === 'complete') void registerServiceWorker()
-else window.addEventListener('load', () => void registerServiceWorker(), { once: true })
+const register = () => whenIdle(() => void registerServiceWorker())
+if (document.readyState === 'complete') register()
+else window.addEventListener('load', register, { once: true })
