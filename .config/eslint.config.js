@@ -1,4 +1,4 @@
-// A light flat config (STYLE.md, Tooling): typescript-eslint, react-hooks, jsx-a11y, plus the layer
+// A light flat config: typescript-eslint, react-hooks, jsx-a11y, plus the layer
 // rule. Run from the project root with `npm run lint`, which passes this file with -c (patterns are
 // relative to the root).
 import js from '@eslint/js'
@@ -20,7 +20,7 @@ const nodeFiles = [
 ]
 
 /**
- * Layers point down (STYLE.md): app → pages → features → components → content, config, lib →
+ * Layers point down: app → pages → features → components → content, config, lib →
  * shared (what the site, the staff inbox and the Node tools all use: the sealed submission's
  * contract, the database types).
  * Each entry forbids a layer's files to import the layers above it, so an upward import fails the
@@ -54,11 +54,11 @@ const inboxLayers = [
 const upward = (above) =>
   above.map((layer) => ({
     group: [`**/${layer}/*`, `**/${layer}`],
-    message: `Layers point down: this folder may not import from ${layer}/ (STYLE.md, "Layers point down").`,
+    message: `Layers point down (app → pages → features → components → content, config, lib → shared): this folder may not import from ${layer}/.`,
   }))
 
 /**
- * Two apps, one repository (STYLE.md): a visitor must not download a line of the staff inbox, so
+ * Two apps, one repository: a visitor must not download a line of the staff inbox, so
  * nothing of the public site imports from src/inbox/; and the inbox shares with the site only what
  * is one fact for both (src/shared/: the sealed document's contract, the database types), never
  * its pages, features (the outbox) or components. An import leaves src/inbox/ when it climbs more
@@ -67,12 +67,12 @@ const upward = (above) =>
 const siteLeavesInbox = {
   regex: '(^|/)inbox(/|$)',
   message:
-    'Two apps: the public site never imports the staff inbox (STYLE.md, "Two apps, one repository").',
+    'Two apps: the public site never imports the staff inbox, so a visitor downloads no line of it.',
 }
 const inboxLeavesInbox = (depth) => ({
   regex: `^(\\.\\./){${depth + 1},}(?!shared/)`,
   message:
-    'Two apps: the staff inbox imports only from src/inbox/ and src/shared/ (STYLE.md, "Two apps, one repository").',
+    "Two apps: the staff inbox imports only from src/inbox/ and src/shared/ (the facts both apps share), never the site's pages, features or components.",
 })
 
 // ESLint keeps the last matching setting of a rule, not the union: each file gets one entry that

@@ -3,7 +3,7 @@ import { afterFirstPaint } from '../shared/first-paint-browser'
 
 /**
  * The one script tag of every page. The prerendered HTML and its CSS are the page, readable and
- * painted without JavaScript; the app's code (React, the router, the page's own chunk) is only
+ * painted without JavaScript; the app's code (React, the router, the page's own module) is only
  * requested once the page has painted, so on a slow phone its bytes never compete with the HTML,
  * CSS and font for the first paint (README, "Decisions": first paint without JavaScript). Then it
  * hydrates. This file imports the stylesheet so that the build links it from the HTML's head.

@@ -1,6 +1,7 @@
 import { startTransition, StrictMode } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { BrowserRouter } from 'react-router-dom'
+import { whenIdle } from '../lib/idle-browser'
 import { registerServiceWorker } from './register-service-worker-browser'
 import { AppRoutes, preloadPage } from './router'
 
@@ -10,7 +11,7 @@ import { AppRoutes, preloadPage } from './router'
  * the prerendered markup exactly.
  */
 async function hydrate() {
-  // If the page's chunk cannot load, hydrate anyway: the prerendered page stays as it is and the
+  // If the page's code cannot load, hydrate anyway: the prerendered page stays as it is and the
   // router's error page explains, rather than a page that never comes alive.
   await preloadPage(window.location.pathname).catch(() => undefined)
   const container = document.getElementById('root')
@@ -31,5 +32,6 @@ async function hydrate() {
 
 void hydrate()
 
-if (document.readyState === 'complete') void registerServiceWorker()
-else window.addEventListener('load', () => void registerServiceWorker(), { once: true })
+const register = () => whenIdle(() => void registerServiceWorker())
+if (document.readyState === 'complete') register()
+else window.addEventListener('load', register, { once: true })

@@ -15,7 +15,7 @@ export type PrerenderTarget = {
   path: string
   /** File written in the output folder. */
   file: string
-  /** Source module of the page, to preload its chunk. */
+  /** Source module of the page, to preload its code. */
   pageSource: string
 }
 

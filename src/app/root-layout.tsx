@@ -49,7 +49,7 @@ export function RootLayout() {
   )
 }
 
-/** Shown only while a not-yet-loaded page's chunk arrives during client navigation. */
+/** Shown only while a not-yet-loaded page's code arrives during client navigation. */
 function PageLoading() {
   return (
     <div

@@ -5,7 +5,7 @@ type Props = { children: ReactNode }
 type State = { error: unknown; failed: boolean }
 
 /**
- * Catches an unexpected failure while opening a page (a chunk that will not load, a render that
+ * Catches an unexpected failure while opening a page (code that will not load, a render that
  * throws) and shows the generic fallback inside the site's frame. The layout keys it by address,
  * so navigating elsewhere starts afresh.
  */

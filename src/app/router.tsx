@@ -24,7 +24,7 @@ const pageLoaders = Object.fromEntries(
   ]),
 ) as Record<PageId, PageLoader>
 
-/** Source modules of the pages, so the prerender can find each page's chunk. */
+/** Source modules of the pages, so the prerender can preload each page's code. */
 export const pageSourceFiles = Object.fromEntries(
   pageIds.map((id) => [id, `src/pages/${id}.tsx`]),
 ) as Record<PageId, string>
@@ -55,7 +55,7 @@ export async function preloadPage(pathname: string): Promise<void> {
   if (!loadedPages.has(id)) await remember(id, pageLoaders[id])
 }
 
-/** A page already loaded renders at once; any other suspends until its chunk arrives. */
+/** A page already loaded renders at once; any other suspends until its code arrives. */
 function Page({ id }: { id: PageId }) {
   // Both maps hold module-level components: looked up here, never created during render.
   return createElement(loadedPages.get(id) ?? lazyPages[id])

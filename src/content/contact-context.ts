@@ -3,9 +3,9 @@ import type { caseStudies } from './case-studies'
 import type { services } from './services'
 
 /**
- * What a call to action tells the contact form (issue 27): `/contact?about=<id>` chooses the
+ * What a call to action tells the contact form: `/contact?about=<id>` chooses the
  * project type and names in the brief's placeholder what the visitor came from. Only the ids are
- * typed against the content (type imports: no content reaches the contact page's bundle); the
+ * typed against the content (type imports: the contact page does not load the cards); the
  * names are repeated here, short, and content.test.ts checks they are the cards' own. An id not
  * listed here, or none, leaves the form as it is.
  */

@@ -1,7 +1,7 @@
 /**
  * Copy of the privacy page (/privacy): what the Secure Contact form protects, what it cannot, how
  * long inquiries are kept and what a visitor can do about the rest. Every sentence here describes
- * a mechanism the site or the database runs (issues 8, 9 and 10); change them together.
+ * a mechanism the site or the database runs; change them together.
  */
 
 import type { CallToAction } from './types'

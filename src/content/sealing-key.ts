@@ -1,7 +1,7 @@
 import type { Action } from './types'
 
 /**
- * The key the form seals to (issue 8), shown under the form and on /privacy so a careful visitor
+ * The key the form seals to, shown under the form and on /privacy so a careful visitor
  * can compare it with the one we give on another channel. The recipients themselves come from
  * configuration. Apart from contact-page.ts so that /privacy does not carry the contact page's copy.
  */

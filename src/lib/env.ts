@@ -207,7 +207,7 @@ export function parseSiteEnv(raw: RawEnv): SiteSettings {
 
 /**
  * The build replaces this with the configuration vite.config.ts has already checked, so pages ship
- * the values and not the checks (about 0.4 KB gzip on every page): with it the parse below is dead
+ * the values and not the checks: with it the parse below is dead
  * code and leaves the bundle.
  */
 declare const __SITE_ENV__: SiteEnv | undefined

@@ -13,7 +13,7 @@ const MAX_WAIT_FOR_PAINT_MS = 1500
  * `load` comes first: it waits for the stylesheet and the preloaded font, everything that paint
  * needs. The paint itself can land a few frames after `load` on a slow phone, so where the browser
  * reports largest-contentful-paint we wait for that report; before it, a request for the app's
- * chunks would still share the first bytes with the page. Elsewhere two frames after `load` stand
+ * code would still share the first bytes with the page. Elsewhere two frames after `load` stand
  * in for it (the first callback runs before the next frame is painted, the second after it).
  */
 export function afterFirstPaint(): Promise<void> {

@@ -38,7 +38,7 @@ const TARGETS = {
   seo: 100,
   tbtMs: 50,
   cls: 0.01,
-  contentPageJsGzip: 80 * 1024,
+  contentPageJsGzip: 81 * 1024, // as tests/e2e/byte-budget.spec.ts
   /** LCP with scripts over LCP of the same page without them. */
   lcpRatio: 1.1,
 }

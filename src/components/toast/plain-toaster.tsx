@@ -9,7 +9,7 @@ import {
 import { toastRegionClasses } from './toast-region'
 
 /**
- * The toaster without Radix, for when its chunk cannot load (offline on a first visit, before the
+ * The toaster without Radix, for when its code cannot load (offline on a first visit, before the
  * service worker has cached it). Plainer, but every message still shows, is announced, and closes.
  */
 export function PlainToaster() {

@@ -16,7 +16,7 @@ const notOnServer = () => false
 
 /**
  * Mounts the Radix toaster the first time a toast is shown; renders nothing before (and in the
- * prerender). If its chunk cannot load, the plain toaster takes over: a toast must never take the
+ * prerender). If its code cannot load, the plain toaster takes over: a toast must never take the
  * page (and a half-typed brief) down with it.
  */
 export function ToastHost() {

@@ -9,7 +9,7 @@ export const toastPlacementClasses =
 
 /**
  * How far up the screen a phone's toasts at the bottom reach, with the quick-contact bar they stand
- * on: the fixed layers keep to a quarter of the screen while a toast shows (issue 27), so a bit
+ * on: the fixed layers keep to a quarter of the screen while a toast shows, so a bit
  * under 30 % with the gap.
  */
 const BOTTOM_TOAST_REACH = 0.3

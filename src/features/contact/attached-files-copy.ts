@@ -3,8 +3,7 @@ import { ATTACHMENT_LIMITS, formatBytes } from '../../shared/submission/attachme
 const perFile = formatBytes(ATTACHMENT_LIMITS.bytesPerFile).replace('.0 ', ' ')
 
 /**
- * What the attachments field says once files are attached, and the progress under the button
- * (issue 26). Loaded with the list of files, never with the page.
+ * What the attachments field says once files are attached, and the progress under the button.
  */
 export const attachedFilesCopy = {
   listLabel: 'Attached files',

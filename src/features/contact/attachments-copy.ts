@@ -1,5 +1,5 @@
 /**
- * The attachments field's words as the page first shows them (issue 26): plain strings, so the
+ * The attachments field's words as the page first shows them: plain strings, so the
  * contact page's first load carries nothing more (a test checks them against the limits in
  * src/shared/submission/attachments.ts). What is said once files are attached, in sentences that
  * need the limits and sizes, is in attached-files-copy.ts, loaded with the list.

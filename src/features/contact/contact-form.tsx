@@ -3,6 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useForm, type FieldErrors } from 'react-hook-form'
 import { FormField, inputClasses } from '../../components/form-field'
 import { preloadToaster } from '../../components/toast/toast-host'
+import { whenIdle } from '../../lib/idle-browser'
 import { dismissToast, showToast } from '../../components/toast/toast-store'
 import { announceSubmit } from './announce-results'
 import { siteEnv } from '../../lib/env'
@@ -140,7 +141,7 @@ export function ContactForm({ dependencies }: { dependencies: SubmitDependencies
   }
 
   // Every send ends in a toast: fetch the toaster now, while the network is (probably) there.
-  useEffect(preloadToaster, [])
+  useEffect(() => whenIdle(preloadToaster), [])
 
   const fieldId = (name: string) => `${idPrefix}-${name}`
 

@@ -19,7 +19,7 @@ export type UploadProgress = (sent: number, total: number) => void
 /**
  * What the form hands the sealer: the validated fields, the draft's id (kept across retries), the
  * time Send was pressed and the browser's identification. The sealer makes the receipt and builds
- * the document from it (sealing/seal-submission.ts), in the crypto chunk.
+ * the document from it (sealing/seal-submission.ts).
  */
 export type InquiryDraft = {
   fields: SubmissionFields
@@ -74,7 +74,7 @@ export type SubmitDependencies = {
   /** Loads the sealer ahead of need; called when the visitor first focuses or types in the form. */
   preload: () => void
   /**
-   * Loads what seals files ahead of need (a WebAssembly engine, a few hundred KB); called when the
+   * Loads what seals files ahead of need (a WebAssembly engine); called when the
    * visitor attaches a file, never before, so a message without files never fetches it.
    */
   preloadFiles: () => void

@@ -1,6 +1,5 @@
 /**
- * The outbox's words: the status line on every page and the review of refused messages. Apart from
- * contact-copy.ts (the form's strings), so that every page's bundle carries only these few.
+ * The outbox's words: the status line on every page and the review of refused messages.
  */
 
 /** The offline indicator, the messages waiting, and the review of messages the backend refused. */

@@ -1,4 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react'
+import { whenIdle } from '../../lib/idle-browser'
 import { loadBackend, notLoaded } from '../../lib/load-backend'
 import { sendQueuedWith } from './send-queued'
 import { createOutbox, SERVER_SNAPSHOT, type OutboxSnapshot } from './outbox-engine'
@@ -15,8 +16,18 @@ export const outbox = createOutbox({
   preload: () => Promise.all([loadBackend(), announcer()]).then(() => undefined),
 })
 
-/** The connection and the outbox's counts, for the status line. Starts the outbox while mounted. */
+/**
+ * The connection and the outbox's counts, for the status line. Starts the outbox while mounted,
+ * once the page is idle after hydration.
+ */
 export function useOutbox(): OutboxSnapshot {
-  useEffect(outbox.start, [])
+  useEffect(() => {
+    let stop: (() => void) | undefined
+    const cancel = whenIdle(() => (stop = outbox.start()))
+    return () => {
+      cancel()
+      stop?.()
+    }
+  }, [])
   return useSyncExternalStore(outbox.subscribe, outbox.getSnapshot, () => SERVER_SNAPSHOT)
 }

@@ -1,5 +1,5 @@
 /**
- * The replies page's crypto chunk, loaded when the visitor presses "Open" (never with the page):
+ * The replies page's crypto, loaded when the visitor presses "Open" (never with the page):
  * reads the receipt, derives its keys, opens the conversation (lib/backend.ts) and each of
  * its messages with the receipt's identity, seals the visitor's follow-ups, and downloads and
  * opens the files of the agency's replies. The identity and the token stay in memory, in what

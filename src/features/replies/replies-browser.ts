@@ -6,7 +6,7 @@ import type { RepliesDependencies } from './replies-reader'
 const crypto = () => import('./open-conversation')
 
 /**
- * What /replies uses in the browser: the crypto chunk (which also fetches and opens a reply's
+ * What /replies uses in the browser: the crypto (which also fetches and opens a reply's
  * files), Supabase, the contact form's outbox.
  */
 export const browserRepliesDependencies: RepliesDependencies = {

@@ -2,8 +2,7 @@
  * The way to the WebAssembly engine for sealing files (wasm-seal-engine.ts), with the
  * pure-JavaScript engine as the answer whenever it cannot be had. Only the public site uses it:
  * its policy allows WebAssembly (`'wasm-unsafe-eval'`); the staff inbox's does not, so the inbox
- * seals with the default engine and must not import this module (its build would carry the
- * engine's chunk for nothing).
+ * seals with the default engine and must not import this module.
  */
 import { pureJsSealEngine, type FileSealEngine } from './seal-file'
 import type * as WasmSealEngine from './wasm-seal-engine'

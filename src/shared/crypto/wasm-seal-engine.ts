@@ -6,8 +6,7 @@
  * lets a slow phone seal a 25 MB file in about a second (src/features/contact/README.md,
  * "Attachments, measured").
  *
- * Loaded only through load-wasm-seal-engine.ts (its own chunk, about 160 KB gzip, mostly
- * libsodium's binary): compiling it needs the page's policy to allow WebAssembly
+ * Loaded only through load-wasm-seal-engine.ts: compiling it needs the page's policy to allow WebAssembly
  * (`'wasm-unsafe-eval'`), which only the public site's does (src/README.md, "Decisions").
  */
 import sodium from 'libsodium-wrappers'

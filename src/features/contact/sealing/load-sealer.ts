@@ -1,8 +1,7 @@
 /**
- * The one way into the crypto chunk. `seal-submission.ts` (age and its curves, the receipt's BIP39
- * word list and HKDF: about 58 KB gzip) is only ever imported dynamically from here, so content
- * pages never load it; the service worker precaches it like every other asset, so sealing works
- * offline.
+ * The one way to the sealer. `seal-submission.ts` (age and its curves, the receipt's BIP39 word
+ * list and HKDF) is only ever imported dynamically from here, so content pages never load it; the
+ * service worker precaches it like every other asset, so sealing works offline.
  */
 import type * as SealSubmission from './seal-submission'
 
@@ -23,7 +22,7 @@ export function loadSealer(): Promise<Sealer> {
 let preloaded = false
 
 /**
- * Starts loading the engine that seals files (and the crypto chunk, if focusing the form has not
+ * Starts loading the engine that seals files (and the sealer, if focusing the form has not
  * already): call it when the visitor attaches a file. A failure here is silent; sealing falls back
  * to its pure-JavaScript engine, or the submit's own `loadSealer()` reports it.
  */
@@ -34,7 +33,7 @@ export function preloadFileSealing(): void {
 }
 
 /**
- * Starts loading the crypto chunk without waiting for it: call it when the visitor first focuses or
+ * Starts loading the sealer without waiting for it: call it when the visitor first focuses or
  * changes the form, so sealing on submit waits neither for the network nor for the browser to
  * compile age (one throwaway seal, once per page). A failure here is silent; the submit's own
  * `loadSealer()` reports it.

@@ -1,7 +1,7 @@
 /**
  * Sealing: the whole submission becomes one age file, encrypted in the browser to every configured
- * recipient, before anything is queued or sent. This module is the crypto chunk: import it only
- * through `loadSealer()` (load-sealer.ts), never statically, so no page pays for age up front.
+ * recipient, before anything is queued or sent. Import it only through `loadSealer()`
+ * (load-sealer.ts), never statically, so no page pays for age up front.
  *
  * What is sealed, and the row that results, are the sealed submission's contract
  * (src/shared/submission/README.md): this module only encrypts.
@@ -49,7 +49,7 @@ export async function sealSubmission(
 export const asBytea = (hex: string) => `\\x${hex}`
 
 /**
- * The inquiry as the form sends it: a receipt (made here, in the crypto chunk, unless this draft
+ * The inquiry as the form sends it: a receipt (made here, unless this draft
  * already has one from an earlier try: a retry must keep it, or a row stored by the first try
  * would answer to a receipt the visitor never saw), its keys, the document with the
  * visitor's recipient inside, sealed; the row carries the mailbox token's hash, never the token.
@@ -159,7 +159,7 @@ export async function preload(): Promise<void> {
 }
 
 /**
- * Starts loading the engine that seals files (WebAssembly, about 160 KB gzip) once the visitor
+ * Starts loading the engine that seals files (WebAssembly) once the visitor
  * attaches one: never before, so a message without files never pays for it. Never throws.
  */
 export function preloadFileSealing(): void {
