@@ -14,8 +14,7 @@ import { expect, test } from '../support/strict-page'
  * checked below.
  */
 const E2E_DIST = fileURLToPath(new URL(`../../${E2E_BUILD_DIR}`, import.meta.url))
-// 81 KB, not 80, since the bundler splits the pages' shared code itself (no hand-made chunk groups):
-// 80.0 KB measured on /privacy, the heaviest content page, 79.1 KB on /replies, the lightest.
+// 81 KB, not 80, since the bundler splits the pages' shared code itself (no hand-made chunk groups).
 const CONTENT_PAGE_JS_BUDGET = 81 * 1024
 // The contact page's own budget (the 81 KB is the content pages'): React and the router, the form
 // (react-hook-form, zod, @hookform/resolvers), the toaster it fetches ahead because every send ends
