@@ -1,20 +1,6 @@
-import { useEffect, useState } from 'react'
 import { privacyBuild } from '../../content/privacy'
 import { siteEnv } from '../../lib/env'
-import { fetchBuildId } from '../../shared/build-id'
-
-/** Undefined while reading (and in the prerendered page), null when it cannot be read. */
-function useBuildId(): string | null | undefined {
-  const [buildId, setBuildId] = useState<string | null | undefined>(undefined)
-  useEffect(() => {
-    let current = true
-    void fetchBuildId().then((id) => current && setBuildId(id))
-    return () => {
-      current = false
-    }
-  }, [])
-  return buildId
-}
+import { useBuildId } from '../../shared/use-build-id'
 
 /**
  * The build id of the files this site serves, read from its manifest by the page itself, and how

@@ -1,5 +1,5 @@
-import { useEffect, useState, type FormEvent } from 'react'
-import { fetchBuildId } from '../../../shared/build-id'
+import { useState, type FormEvent } from 'react'
+import { useBuildId } from '../../../shared/use-build-id'
 import { copy } from '../../content/copy'
 import { Field } from '../../components/field'
 import { MIN_PASSWORD_LENGTH, passwordProblem } from './password-rules'
@@ -61,14 +61,7 @@ function PasswordChange() {
 
 /** The build id of the inbox the host serves (src/shared/build-id.ts), to compare with the agency's list. */
 function BuildId() {
-  const [buildId, setBuildId] = useState<string | null | undefined>(undefined)
-  useEffect(() => {
-    let current = true
-    void fetchBuildId().then((id) => current && setBuildId(id))
-    return () => {
-      current = false
-    }
-  }, [])
+  const buildId = useBuildId()
   if (buildId === undefined) return null
   return (
     <p className="hint">
