@@ -33,7 +33,8 @@ const asBrowser = { headers: { Accept: 'text/html,application/xhtml+xml' } }
 function expectedHead(path: string): HeadSummary {
   const route = siteRoutes.find((candidate) => candidate.path === path)
   if (!route) throw new Error(`No route at ${path}`)
-  // An unlisted route (/replies) is for visitors sent there: noindex, and no canonical address.
+  // An unlisted route (/replies) is for visitors sent there: noindex, and no canonical address, but
+  // its own address for link previews.
   const canonical = isListed(route) ? [absoluteUrl(route.path)] : []
   return {
     title: route.title,
@@ -41,7 +42,7 @@ function expectedHead(path: string): HeadSummary {
     canonical,
     ogTitle: [route.title],
     ogDescription: [route.description],
-    ogUrl: canonical,
+    ogUrl: [absoluteUrl(route.path)],
     robots: isListed(route) ? [] : ['noindex'],
     h1: [pageHeading[route.id]],
   }
