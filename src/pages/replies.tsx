@@ -1,4 +1,5 @@
 import { PageIntro } from '../components/page-intro'
+import { ForgetDevice } from '../features/contact/forget-device'
 import { repliesIntro } from '../content/replies-page'
 import { browserRepliesDependencies } from '../features/replies/replies-browser'
 import { RepliesReader } from '../features/replies/replies-reader'
@@ -10,6 +11,10 @@ export function RepliesPage() {
       <div className="mx-auto page-gutter max-w-3xl py-16">
         <div className="surface-card p-6 sm:p-8">
           <RepliesReader dependencies={browserRepliesDependencies} />
+        </div>
+        {/* Where a visitor who kept a receipt on this device comes back: the way to leave no trace. */}
+        <div className="mt-8">
+          <ForgetDevice />
         </div>
       </div>
     </>

@@ -71,3 +71,27 @@ test('after saying that a queued message and the kept receipt will be lost, it r
     workers: 0,
   })
 })
+
+test('/replies offers the same, where a visitor who kept a receipt comes back', async ({
+  page,
+}) => {
+  await page.goto('/replies')
+  await waitForHydration(page)
+  await waitForOfflineReady(page)
+  await page.evaluate(() =>
+    localStorage.setItem('secure-contact:receipt', 'twelve words kept on this device'),
+  )
+  const section = page.getByRole('region', { name: forgetDevice.heading })
+  await section.getByRole('button', { name: forgetDevice.start }).click()
+  await expect(section.getByRole('alertdialog')).toContainText(forgetDeviceSteps.confirm(0, true))
+  await section.getByRole('button', { name: forgetDeviceSteps.confirmButton }).click()
+  await expect(section.getByRole('status')).toHaveText(forgetDeviceSteps.done)
+  expect(await axeViolations(page)).toEqual([])
+  expect(await originTraces(page)).toEqual({
+    databases: [],
+    localStorage: 0,
+    sessionStorage: 0,
+    caches: [],
+    workers: 0,
+  })
+})
