@@ -40,11 +40,7 @@ function show(queued: boolean) {
   return userEvent.setup()
 }
 
-beforeEach(() => {
-  localStorage.clear()
-  // jsdom lays nothing out, and has no scrolling to do.
-  Element.prototype.scrollIntoView = vi.fn()
-})
+beforeEach(() => localStorage.clear())
 afterEach(() => {
   cleanup()
   vi.restoreAllMocks()

@@ -65,7 +65,7 @@ export function InquiryPanel({
   // and the panel's top is brought under the header (the scroll padding), the receipt on screen.
   useEffect(() => {
     heading.current?.focus({ preventScroll: true })
-    section.current?.scrollIntoView({ block: 'start' })
+    section.current?.scrollIntoView?.({ block: 'start' })
   }, [inquiry.id])
 
   // The form shows again before the form's own handler focuses its first field.
