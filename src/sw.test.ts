@@ -14,7 +14,7 @@ import { openOutboxStore, OUTBOX_SYNC_TAG, takeDeliveryNotes } from './features/
 vi.mock('workbox-core', () => ({ clientsClaim: vi.fn() }))
 vi.mock('workbox-precaching', () => ({
   cleanupOutdatedCaches: vi.fn(),
-  createHandlerBoundToURL: vi.fn(),
+  matchPrecache: vi.fn(),
   precacheAndRoute: vi.fn(),
 }))
 vi.mock('workbox-routing', () => ({ NavigationRoute: vi.fn(), registerRoute: vi.fn() }))

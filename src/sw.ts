@@ -7,7 +7,7 @@
 import { clientsClaim } from 'workbox-core'
 import {
   cleanupOutdatedCaches,
-  createHandlerBoundToURL,
+  matchPrecache,
   precacheAndRoute,
   type PrecacheEntry,
 } from 'workbox-precaching'
@@ -31,12 +31,22 @@ declare const self: {
 
 cleanupOutdatedCaches()
 precacheAndRoute(self.__WB_MANIFEST)
-// `/services` is the precached `services.html`; any other address gets the 404 page, as the server
-// would answer; `/page/` addresses and files the precache leaves to the network are not pages.
+// `/services` is the precached `services.html`; any other address gets the 404 page with status
+// 404, as the server answers; `/page/` addresses and files the precache leaves to the network are
+// not pages.
 registerRoute(
-  new NavigationRoute(createHandlerBoundToURL('/404.html'), {
-    denylist: [/^\/.+\/$/, /\.(xml|txt|webmanifest)$/],
-  }),
+  new NavigationRoute(
+    async ({ request }) => {
+      const page = await matchPrecache('/404.html')
+      if (!page) return fetch(request)
+      return new Response(page.body, {
+        status: 404,
+        statusText: 'Not Found',
+        headers: page.headers,
+      })
+    },
+    { denylist: [/^\/.+\/$/, /\.(xml|txt|webmanifest)$/] },
+  ),
 )
 // The first install takes the open page at once, so the visit that installed it works offline.
 clientsClaim()

@@ -5,7 +5,10 @@ import { useTyping } from './use-typing'
 
 /**
  * On phones a bar across the bottom with both channels side by side, exactly --quick-bar tall (the
- * outbox's status stacks on it); from 640px up a pair of round buttons at the bottom right. Either
+ * outbox's status stacks on it), drawn as quiet buttons in the channels' colours so that the page's
+ * own call to action stays the one primary; from 640px up a column of two round buttons at the
+ * bottom right, which the page's side margin keeps clear of content (`quick-contact` and
+ * `page-gutter`, styles.css). Either
  * way the space is reserved: the footer ends with --bottom-reserve of padding and the page's scroll
  * padding keeps a scrolled-to or focused control clear of it (styles.css), so a thumb aimed at a
  * button never lands on a chat link instead.
@@ -49,7 +52,7 @@ export function FloatingContact() {
     <aside
       aria-label="Quick contact"
       data-aside={typing || undefined}
-      className="fixed inset-x-0 bottom-0 z-30 grid h-[var(--quick-bar)] grid-cols-2 content-start gap-3 border-t border-line bg-ink/90 pt-1.5 pr-[max(1rem,var(--safe-right))] pb-[calc(0.375rem+var(--safe-bottom))] pl-[max(1rem,var(--safe-left))] backdrop-blur-md transition-[translate,visibility] duration-200 data-aside:invisible data-aside:translate-y-full sm:inset-x-auto sm:right-[calc(1.5rem+var(--safe-right))] sm:bottom-[calc(1.5rem+var(--safe-bottom))] sm:flex sm:h-auto sm:border-0 sm:bg-transparent sm:p-0 sm:backdrop-blur-none sm:data-aside:translate-y-[calc(100%+2rem)]"
+      className="quick-contact fixed inset-x-0 bottom-0 z-30 grid h-[var(--quick-bar)] grid-cols-2 content-start gap-3 border-t border-line bg-ink/90 pt-1.5 pr-[max(1rem,var(--safe-right))] pb-[calc(0.375rem+var(--safe-bottom))] pl-[max(1rem,var(--safe-left))] backdrop-blur-md transition-[translate,visibility] duration-200 data-aside:invisible data-aside:translate-y-full sm:inset-x-auto sm:right-[calc(1.5rem+var(--safe-right))] sm:bottom-[calc(1.5rem+var(--safe-bottom))] sm:flex sm:h-auto sm:border-0 sm:bg-transparent sm:p-0 sm:backdrop-blur-none sm:data-aside:translate-y-[calc(100%+2rem)]"
     >
       {QUICK_CHANNELS.map((channel) => (
         <SmartLink

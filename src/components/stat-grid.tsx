@@ -1,5 +1,9 @@
 import type { Stat } from '../content/types'
 
+/**
+ * Figures over their labels; the figures of a row stand on one line (from the top) whatever the
+ * number of lines their labels take.
+ */
 export function StatGrid({ stats, label }: { stats: readonly Stat[]; label: string }) {
   return (
     <dl
@@ -7,7 +11,10 @@ export function StatGrid({ stats, label }: { stats: readonly Stat[]; label: stri
       className="grid grid-cols-2 gap-px overflow-hidden rounded-2xl border border-line bg-line lg:grid-cols-4"
     >
       {stats.map((stat) => (
-        <div key={stat.label} className="flex flex-col-reverse gap-1 bg-surface px-5 py-6">
+        <div
+          key={stat.label}
+          className="flex flex-col-reverse justify-end gap-1 bg-surface px-5 py-6"
+        >
           <dt className="text-sm text-muted">{stat.label}</dt>
           <dd className="font-display text-3xl font-semibold text-gradient sm:text-4xl">
             {stat.value}

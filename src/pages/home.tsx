@@ -17,7 +17,7 @@ export function HomePage() {
             <span className="text-gradient">{homeHero.tagline}</span>
           </h1>
           <p className="mt-6 max-w-2xl text-lg text-muted sm:text-xl">{homeHero.lead}</p>
-          <ActionRow actions={homeHero.actions} className="mt-10" />
+          <ActionRow actions={homeHero.actions} channelsFrom="sm" className="mt-10" />
           <div className="mt-16">
             <StatGrid stats={trustSignals} label="Track record" />
           </div>
@@ -26,9 +26,13 @@ export function HomePage() {
 
       <section aria-labelledby="arsenal-heading" className="mx-auto page-gutter max-w-6xl py-20">
         <SectionHeading id="arsenal-heading" heading={arsenal.heading} intro={arsenal.intro} />
-        <ul className="mt-12 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+        {/* Five cards, no empty slot: two columns and a full-width last card, or three over two. */}
+        <ul className="mt-12 grid gap-5 sm:grid-cols-2 lg:grid-cols-6">
           {arsenal.capabilities.map((capability) => (
-            <li key={capability.title} className="flex">
+            <li
+              key={capability.title}
+              className="flex sm:max-lg:last:col-span-2 lg:col-span-2 lg:nth-[n+4]:col-span-3"
+            >
               <FeatureCard {...capability} />
             </li>
           ))}

@@ -13,7 +13,7 @@ export function NotFoundPage() {
 
   return (
     <section className="hero-backdrop flex min-h-[70vh] items-center">
-      <div className="mx-auto page-gutter max-w-3xl py-20 text-center">
+      <div className="mx-auto page-gutter max-w-3xl [--page-width:48rem] py-20 text-center">
         <p className="font-display text-8xl font-semibold text-gradient sm:text-9xl">
           {notFoundContent.code}
         </p>

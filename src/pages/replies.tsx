@@ -8,7 +8,7 @@ export function RepliesPage() {
   return (
     <>
       <PageIntro page="replies" intro={repliesIntro} />
-      <div className="mx-auto page-gutter max-w-3xl py-16">
+      <div className="mx-auto page-gutter max-w-3xl [--page-width:48rem] py-16">
         <div className="surface-card p-6 sm:p-8">
           <RepliesReader dependencies={browserRepliesDependencies} />
         </div>

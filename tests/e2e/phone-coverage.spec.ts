@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { chromium, type Locator, type Page } from '@playwright/test'
 import { submitToasts } from '../../src/features/contact/contact-copy'
 import { outboxCopy } from '../../src/features/outbox/outbox-copy'
+import { panelCopy } from '../../src/features/contact/inquiry-panel-copy'
 import {
   contactForm,
   fillAndSend,
@@ -365,6 +366,7 @@ test('the outbox pills sit on the quick-contact bar, step aside with it while a 
   const [waiting, bar] = [await pill.waiting(page).boundingBox(), await quickContact.boundingBox()]
   expect(waiting && bar && waiting.y + waiting.height <= bar.y).toBe(true)
 
+  await page.getByRole('button', { name: panelCopy.another }).click()
   await contactForm(page).message.focus()
   await expect(quickContact).toBeHidden()
   await expect(pill.notDelivered(page)).toBeHidden()

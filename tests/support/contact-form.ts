@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { expect, type Page, type Response } from '@playwright/test'
 import { formCopy, submitToasts } from '../../src/features/contact/contact-copy'
+import { panelCopy } from '../../src/features/contact/inquiry-panel-copy'
 import type { SealedRow } from '../../src/shared/database-types'
 
 /** What a visitor types and picks, under the submission's own field names. */
@@ -32,8 +33,14 @@ export async function openContactPage(page: Page): Promise<void> {
   await expect(contactForm(page).name).toBeEnabled()
 }
 
+/**
+ * Fills the form as a visitor does; after a message was sent, the form shows again only once
+ * "Send another message" is pressed, so that comes first.
+ */
 export async function fillContactForm(page: Page, values: ContactValues): Promise<void> {
   const form = contactForm(page)
+  const another = page.getByRole('button', { name: panelCopy.another })
+  if (await another.isVisible()) await another.click()
   await form.name.fill(values.name)
   await form.contact.fill(values.contact)
   if (values.project_type !== undefined) await form.project_type.selectOption(values.project_type)

@@ -34,8 +34,11 @@ export async function readPanel(page: Page): Promise<{ reference: string; receip
   const panel = page.getByRole('region', { name: panelCopy.heading })
   const text = await panel.innerText()
   const reference = /\b([0-9a-f]{8})\b/.exec(text)?.[1]
-  // The words are shown as one block, marked not to be translated (they are not English prose).
-  const receipt = (await panel.locator('[translate="no"]').innerText()).trim()
+  // The words are a numbered list under the receipt's heading, read in order without the numbers.
+  const words = panel.getByRole('list', { name: panelCopy.receiptHeading }).getByRole('listitem')
+  const receipt = (await words.allInnerTexts())
+    .map((item) => item.replace(/^\s*\d+\.\s*/, '').trim())
+    .join(' ')
   if (!reference || receipt.split(' ').length !== 12)
     throw new Error('the panel shows no reference or no receipt')
   return { reference, receipt }

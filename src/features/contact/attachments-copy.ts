@@ -7,4 +7,7 @@
 export const attachmentsFieldCopy = {
   label: 'Attachments (Optional)',
   limits: 'Up to 5 files, up to 25 MB each, any type; encrypted in your browser, names included.',
+  /** The picker's button, before a file is listed and after. */
+  choose: 'Choose files',
+  chooseMore: 'Add more files',
 } as const

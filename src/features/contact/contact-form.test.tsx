@@ -393,7 +393,12 @@ describe('ContactForm', () => {
     await submit()
     const panel = await screen.findByRole('region', { name: panelCopy.heading })
     expect(panel.textContent).toContain(sealed()[0]!.id.slice(0, 8))
-    expect(panel.textContent).toContain(TEST_RECEIPT)
+    // The words numbered, in order.
+    expect(panel.textContent).toContain(
+      TEST_RECEIPT.split(' ')
+        .map((word, index) => `${index + 1}.${word}`)
+        .join(''),
+    )
     expect(panel.textContent).toContain(panelCopy.status.sent)
     expect(fields.message).toHaveProperty('value', '')
     await user.click(screen.getByRole('button', { name: panelCopy.another }))

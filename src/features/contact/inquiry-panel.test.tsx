@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, screen } from '@testing-library/react'
+import { act, cleanup, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { MemoryRouter } from 'react-router-dom'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -55,7 +55,11 @@ describe('InquiryPanel', () => {
     expect(screen.getByText(panelCopy.status.sent)).toBeTruthy()
     for (const line of panelCopy.next(DRAFT.id.slice(0, 8)))
       expect(screen.getByText(line)).toBeTruthy()
-    expect(screen.getAllByText(TEST_RECEIPT)).toHaveLength(1)
+    // Numbered, one word to an item, in order: copied by hand, none dropped or swapped.
+    const words = within(screen.getByRole('list', { name: panelCopy.receiptHeading }))
+      .getAllByRole('listitem')
+      .map((item) => item.textContent)
+    expect(words).toEqual(TEST_RECEIPT.split(' ').map((word, index) => `${index + 1}.${word}`))
     expect(screen.getByRole('link', { name: panelCopy.repliesLink }).getAttribute('href')).toBe(
       '/replies',
     )

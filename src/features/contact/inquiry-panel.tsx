@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react'
+import { flushSync } from 'react-dom'
 import { Link } from 'react-router-dom'
 import { actionClasses } from '../../components/action-link'
 import { absoluteUrl, routeById } from '../../config/routes'
@@ -17,6 +18,11 @@ const repliesPath = routeById('replies').path
  * receipt, shown this once. Loaded when the visitor starts on the form, never with the page. The
  * receipt is in memory only: not in a request, the address, the title or a log, and in storage
  * only while "Keep it on this device" is ticked.
+ *
+ * It comes into view with the receipt first, its words numbered, clear of the header and of the
+ * toasts and quick-contact bar at the bottom; the emptied form that follows it stays hidden until
+ * "Send another message" (the `[&+form]` class below), so nothing under the receipt invites a
+ * second Send.
  */
 export function InquiryPanel({
   inquiry,
@@ -29,6 +35,8 @@ export function InquiryPanel({
 }) {
   const headingId = useId()
   const heading = useRef<HTMLHeadingElement>(null)
+  const section = useRef<HTMLElement>(null)
+  const [formShown, setFormShown] = useState(false)
   const reference = referenceOf(inquiry.id)
   const [waiting, setWaiting] = useState(queued)
   const [kept, setKept] = useState(false)
@@ -53,8 +61,18 @@ export function InquiryPanel({
     }
   }, [counts, waiting, inquiry.id])
 
-  // A new inquiry: the panel is announced by its heading, where a keyboard or screen reader lands.
-  useEffect(() => heading.current?.focus(), [inquiry.id])
+  // A new inquiry: the panel is announced by its heading, where a keyboard or screen reader lands,
+  // and the panel's top is brought under the header (the scroll padding), the receipt on screen.
+  useEffect(() => {
+    heading.current?.focus({ preventScroll: true })
+    section.current?.scrollIntoView?.({ block: 'start' })
+  }, [inquiry.id])
+
+  // The form shows again before the form's own handler focuses its first field.
+  const another = () => {
+    flushSync(() => setFormShown(true))
+    onAnother()
+  }
 
   const copy = async () => {
     try {
@@ -87,8 +105,9 @@ export function InquiryPanel({
 
   return (
     <section
+      ref={section}
       aria-labelledby={headingId}
-      className="mb-8 grid gap-5 rounded-xl border border-mint/50 bg-ink p-5"
+      className={`mb-8 grid gap-5 rounded-xl border border-mint/50 bg-ink p-4 sm:p-5 ${formShown ? '' : '[&+form]:hidden'}`}
     >
       <h3
         id={headingId}
@@ -107,23 +126,23 @@ export function InquiryPanel({
       <p role="status" className="text-sm">
         {waiting ? panelCopy.status.waiting : panelCopy.status.sent}
       </p>
-      <div>
-        <h4 className="font-semibold">{panelCopy.nextHeading}</h4>
-        <ul className="mt-2 grid list-disc gap-1 pl-5 text-sm text-muted">
-          {panelCopy.next(reference).map((line) => (
-            <li key={line}>{line}</li>
-          ))}
-        </ul>
-      </div>
       <div className="grid gap-3">
-        <h4 className="font-semibold">{panelCopy.receiptHeading}</h4>
-        <p className="text-sm text-muted">{panelCopy.receiptNote}</p>
-        <p
-          className="rounded-lg border border-line bg-surface-raised p-3 font-mono text-base break-words select-all"
+        <h4 id={`${headingId}-receipt`} className="font-semibold">
+          {panelCopy.receiptHeading}
+        </h4>
+        <ol
+          aria-labelledby={`${headingId}-receipt`}
+          className="grid grid-flow-col grid-cols-2 grid-rows-6 gap-x-3 gap-y-1 rounded-lg border border-line bg-surface-raised p-3 font-mono text-sm sm:text-base"
           translate="no"
         >
-          {inquiry.receipt}
-        </p>
+          {inquiry.receipt.split(' ').map((word, index) => (
+            <li key={index} className="flex gap-1.5 whitespace-nowrap">
+              <span className="w-6 shrink-0 text-right text-muted">{index + 1}.</span>
+              <span>{word}</span>
+            </li>
+          ))}
+        </ol>
+        <p className="text-sm text-muted">{panelCopy.receiptNote}</p>
         <div className="flex flex-wrap gap-3">
           <button type="button" onClick={() => void copy()} className={actionClasses('secondary')}>
             {panelCopy.copy}
@@ -154,11 +173,19 @@ export function InquiryPanel({
           </div>
         </div>
       </div>
+      <div>
+        <h4 className="font-semibold">{panelCopy.nextHeading}</h4>
+        <ul className="mt-2 grid list-disc gap-1 pl-5 text-sm text-muted">
+          {panelCopy.next(reference).map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      </div>
       <div className="flex flex-wrap items-center gap-3">
         <Link to={repliesPath} className={actionClasses('primary')}>
           {panelCopy.repliesLink}
         </Link>
-        <button type="button" onClick={onAnother} className={actionClasses('ghost')}>
+        <button type="button" onClick={another} className={actionClasses('secondary')}>
           {panelCopy.another}
         </button>
       </div>
