@@ -44,7 +44,7 @@ export default defineConfig(async ({ isSsrBuild, isPreview, mode }) => {
       buildManifestPlugin({
         app: 'site',
         ...source,
-        config: buildConfig(env, siteEnv.submissionKeys?.recipients ?? []),
+        config: buildConfig(env, siteEnv.submissionKeys ?? null),
         keyId: siteEnv.submissionKeys?.keyId ?? null,
       }),
     ],

@@ -35,6 +35,7 @@ export const BUILD_VARIABLES = [
   'VITE_SUPABASE_URL',
   'VITE_SUPABASE_ANON_KEY',
   'VITE_SUBMISSION_RECIPIENTS',
+  'VITE_AGENCY_SIGNING_KEYS',
   'VITE_INBOX_TRUSTED_DAYS',
   'VITE_BENCH_HOOKS',
 ] as const
@@ -71,15 +72,19 @@ export function buildSource(
   }
 }
 
-/** The variables as this build resolved them (recipients included, perhaps the development key's). */
+/**
+ * The variables as this build resolved them: the recipients and signing keys included, perhaps the
+ * development identity's.
+ */
 export function buildConfig(
   env: Record<string, string>,
-  recipients: readonly string[],
+  keys: { recipients: readonly string[]; signingKeys: readonly string[] } | null,
 ): Record<BuildVariable, string> {
   const config = Object.fromEntries(
     BUILD_VARIABLES.map((name) => [name, env[name]?.trim() ?? '']),
   ) as Record<BuildVariable, string>
-  config.VITE_SUBMISSION_RECIPIENTS = recipients.join(',')
+  config.VITE_SUBMISSION_RECIPIENTS = (keys?.recipients ?? []).join(',')
+  config.VITE_AGENCY_SIGNING_KEYS = (keys?.signingKeys ?? []).join(',')
   return config
 }
 

@@ -44,7 +44,7 @@ export default defineConfig(async ({ mode, isPreview }) => {
       buildManifestPlugin({
         app: 'inbox',
         ...buildSource(ROOT),
-        config: buildConfig(env, keys?.recipients ?? []),
+        config: buildConfig(env, keys ?? null),
         keyId: keys?.keyId ?? null,
       }),
     ],
