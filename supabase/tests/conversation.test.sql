@@ -16,13 +16,7 @@ select plan(109);
 \ir fixtures/captured-alerts.psql
 \ir fixtures/staff-request.psql
 
--- A mailbox token (64 lowercase hex) per number, and the hash the browser stores for it.
-create function pg_temp.token(n integer) returns text language sql immutable as $$
-  select encode(sha256(convert_to('mailbox ' || n, 'UTF8')), 'hex')
-$$;
-create function pg_temp.hash(n integer) returns bytea language sql immutable as $$
-  select sha256(decode(pg_temp.token(n), 'hex'))
-$$;
+\ir fixtures/mailbox.psql
 
 -- Inquiries: A (mailbox 1) for the conversation, B (mailbox 2) to be closed,
 -- C (mailbox 3) for the per-mailbox limits, D (mailbox 7) for the status buttons, F (mailbox 9)

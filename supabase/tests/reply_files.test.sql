@@ -10,16 +10,8 @@ begin;
 select plan(69);
 
 \ir fixtures/sealed-row.psql
-
 \ir fixtures/staff-request.psql
-
--- A mailbox token (64 lowercase hex) per number, and the hash an inquiry stores for it.
-create function pg_temp.token(n integer) returns text language sql immutable as $$
-  select encode(sha256(convert_to('mailbox ' || n, 'UTF8')), 'hex')
-$$;
-create function pg_temp.hash(n integer) returns bytea language sql immutable as $$
-  select sha256(decode(pg_temp.token(n), 'hex'))
-$$;
+\ir fixtures/mailbox.psql
 
 -- Inquiries: A (mailbox 1) and D (mailbox 3) open, B (mailbox 2) closed.
 insert into public.contact_submissions (id, sealed, key_id, mailbox_hash) values
