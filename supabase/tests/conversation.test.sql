@@ -14,23 +14,9 @@ select plan(109);
 
 -- Staff alerts land in private.test_alerts instead of being sent.
 \ir fixtures/captured-alerts.psql
+\ir fixtures/staff-request.psql
 
--- pgTAP lives in schema extensions; the API roles need it only to run these assertions.
-grant usage on schema extensions to anon, authenticated;
-
--- A mailbox token (64 lowercase hex) per number, and the hash the browser stores for it.
-create function pg_temp.token(n integer) returns text language sql immutable as $$
-  select encode(sha256(convert_to('mailbox ' || n, 'UTF8')), 'hex')
-$$;
-create function pg_temp.hash(n integer) returns bytea language sql immutable as $$
-  select sha256(decode(pg_temp.token(n), 'hex'))
-$$;
-
--- Ada is staff, Bob signed up but is not.
-insert into auth.users (id, aud, role, email, is_anonymous) values
-  ('a0000000-0000-4000-8000-00000000000a', 'authenticated', 'authenticated', 'ada@example.com', false),
-  ('b0000000-0000-4000-8000-00000000000b', 'authenticated', 'authenticated', 'bob@example.com', false);
-insert into private.staff_members (user_id) values ('a0000000-0000-4000-8000-00000000000a');
+\ir fixtures/mailbox.psql
 
 -- Inquiries: A (mailbox 1) for the conversation, B (mailbox 2) to be closed,
 -- C (mailbox 3) for the per-mailbox limits, D (mailbox 7) for the status buttons, F (mailbox 9)
@@ -43,24 +29,6 @@ insert into public.contact_submissions (id, sealed, key_id, mailbox_hash) values
   ('4d2b3c4d-0000-4000-8000-00000000000d', pg_temp.armor(), pg_temp.key_id(), pg_temp.hash(7));
 -- Their creation a minute ago, so the thread's own messages come after the inquiry.
 update public.contact_submissions set created_at = now() - interval '1 minute';
-
--- Becomes `role` with a GoTrue-shaped token for `sub` (null: anon's token, no user).
-create function pg_temp.request_as(role text, sub uuid default null, aal text default 'aal1', email text default null)
-returns void language plpgsql as $$
-declare
-  -- A live session for a user's token, as Auth keeps one: the staff gate asks for it.
-  session uuid := gen_random_uuid();
-begin
-  if sub is not null then
-    insert into auth.sessions (id, user_id, aal) values (session, sub, aal::auth.aal_level);
-  end if;
-  perform set_config('request.jwt.claims', jsonb_build_object(
-    'iss', 'http://127.0.0.1:54321/auth/v1', 'role', role, 'aud', 'authenticated',
-    'sub', sub, 'email', email, 'aal', aal, 'is_anonymous', false, 'session_id', session,
-    'exp', extract(epoch from now() + interval '1 hour')::bigint)::text, true);
-  execute format('set local role %I', role);
-end
-$$;
 
 -- How many rows a status update by the current request changes (RLS filters silently).
 create function pg_temp.set_status(id uuid, status text) returns integer language plpgsql as $$
@@ -299,7 +267,7 @@ reset role;
 
 -- ---------------------------------------------------------------- signed in, not staff
 
-select pg_temp.request_as('authenticated', 'b0000000-0000-4000-8000-00000000000b', 'aal2', 'bob@example.com');
+select pg_temp.request_as('authenticated', 'b0000000-0000-4000-8000-00000000000b', 'aal2');
 select is((select count(*)::int from public.contact_messages), 0, 'a user not on the staff list, even at aal2, reads no message');
 select throws_ok(
   format($$ insert into public.contact_messages (id, submission_id, sealed) values (gen_random_uuid(), '1a2b3c4d-0000-4000-8000-00000000000a', %L) $$, pg_temp.armor()),
@@ -310,7 +278,7 @@ reset role;
 
 -- ---------------------------------------------------------------- staff, password only (aal1)
 
-select pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a', 'aal1', 'ada@example.com');
+select pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a', 'aal1');
 select is((select count(*)::int from public.contact_messages), 0, 'staff before the second factor read no message');
 select throws_ok(
   format($$ insert into public.contact_messages (id, submission_id, sealed) values (gen_random_uuid(), '1a2b3c4d-0000-4000-8000-00000000000a', %L) $$, pg_temp.armor()),
@@ -321,7 +289,7 @@ reset role;
 -- ---------------------------------------------------------------- staff, second factor (aal2)
 
 delete from private.test_alerts;
-select pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a', 'aal2', 'ada@example.com');
+select pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a', 'aal2');
 select results_eq(
   $$ select id, direction, author_email from public.contact_messages where submission_id = '1a2b3c4d-0000-4000-8000-00000000000a' order by created_at $$,
   $$ values ('a1000000-0000-4000-8000-000000000001'::uuid, 'visitor'::text, null::text), ('a1000000-0000-4000-8000-000000000002', 'visitor', null) $$,
@@ -413,7 +381,7 @@ select isnt((select awaiting_reply_since from public.contact_submissions where i
 select pg_temp.request_as('anon');
 select matches(pg_temp.add(2, 'c1000000-0000-4000-8000-000000000001'), '^200 ', 'a message in B before it closes');
 reset role;
-select pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a', 'aal2', 'ada@example.com');
+select pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a', 'aal2');
 update public.contact_submissions set status = 'completed' where id = '2b2b3c4d-0000-4000-8000-00000000000b';
 select results_eq(
   $$ select status, awaiting_reply_since from public.contact_submissions where id = '2b2b3c4d-0000-4000-8000-00000000000b' $$,
@@ -527,7 +495,7 @@ select is(
 -- ---------------------------------------------------------------- removed staff, service_role
 
 delete from private.staff_members where user_id = 'a0000000-0000-4000-8000-00000000000a';
-select pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a', 'aal2', 'ada@example.com');
+select pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a', 'aal2');
 select is((select count(*)::int from public.contact_messages), 0, 'removed from the list, the same aal2 token reads no message');
 select throws_ok(
   format($$ insert into public.contact_messages (id, submission_id, sealed) values (gen_random_uuid(), '1a2b3c4d-0000-4000-8000-00000000000a', %L) $$, pg_temp.armor()),

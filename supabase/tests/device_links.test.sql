@@ -9,31 +9,12 @@ select plan(27);
 
 \ir fixtures/sealed-row.psql
 
-grant usage on schema extensions to anon, authenticated;
+\ir fixtures/staff-request.psql
 
--- Ada and Cy are staff, Bob signed up but is not.
+-- Cy is staff too.
 insert into auth.users (id, aud, role, email, is_anonymous) values
-  ('a0000000-0000-4000-8000-00000000000a', 'authenticated', 'authenticated', 'ada@example.com', false),
-  ('b0000000-0000-4000-8000-00000000000b', 'authenticated', 'authenticated', 'bob@example.com', false),
   ('c0000000-0000-4000-8000-00000000000c', 'authenticated', 'authenticated', 'cy@example.com', false);
-insert into private.staff_members (user_id) values
-  ('a0000000-0000-4000-8000-00000000000a'), ('c0000000-0000-4000-8000-00000000000c');
-
-create function pg_temp.request_as(role text, sub uuid default null, aal text default 'aal2')
-returns void language plpgsql as $$
-declare
-  -- A live session for a user's token, as Auth keeps one: the staff gate asks for it.
-  session uuid := gen_random_uuid();
-begin
-  if sub is not null then
-    insert into auth.sessions (id, user_id, aal) values (session, sub, aal::auth.aal_level);
-  end if;
-  perform set_config('request.jwt.claims', jsonb_build_object(
-    'role', role, 'aud', 'authenticated', 'sub', sub, 'aal', aal, 'is_anonymous', false,
-    'session_id', session, 'exp', extract(epoch from now() + interval '1 hour')::bigint)::text, true);
-  execute format('set local role %I', role);
-end
-$$;
+insert into private.staff_members (user_id) values ('c0000000-0000-4000-8000-00000000000c');
 
 -- One call as `who` ('anon', 'ada', 'ada-aal1', 'bob', 'cy'): its result as text, or the SQLSTATE.
 create function pg_temp.call(who text, sql text) returns text language plpgsql as $$
@@ -42,10 +23,10 @@ declare
 begin
   case who
     when 'anon' then perform pg_temp.request_as('anon');
-    when 'ada' then perform pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a');
+    when 'ada' then perform pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a', 'aal2');
     when 'ada-aal1' then perform pg_temp.request_as('authenticated', 'a0000000-0000-4000-8000-00000000000a', 'aal1');
-    when 'bob' then perform pg_temp.request_as('authenticated', 'b0000000-0000-4000-8000-00000000000b');
-    when 'cy' then perform pg_temp.request_as('authenticated', 'c0000000-0000-4000-8000-00000000000c');
+    when 'bob' then perform pg_temp.request_as('authenticated', 'b0000000-0000-4000-8000-00000000000b', 'aal2');
+    when 'cy' then perform pg_temp.request_as('authenticated', 'c0000000-0000-4000-8000-00000000000c', 'aal2');
   end case;
   begin
     execute sql into result;

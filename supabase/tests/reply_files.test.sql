@@ -10,22 +10,8 @@ begin;
 select plan(69);
 
 \ir fixtures/sealed-row.psql
-
-grant usage on schema extensions to anon, authenticated;
-
--- A mailbox token (64 lowercase hex) per number, and the hash an inquiry stores for it.
-create function pg_temp.token(n integer) returns text language sql immutable as $$
-  select encode(sha256(convert_to('mailbox ' || n, 'UTF8')), 'hex')
-$$;
-create function pg_temp.hash(n integer) returns bytea language sql immutable as $$
-  select sha256(decode(pg_temp.token(n), 'hex'))
-$$;
-
--- Ada is staff, Bob signed up but is not.
-insert into auth.users (id, aud, role, email, is_anonymous) values
-  ('a0000000-0000-4000-8000-00000000000a', 'authenticated', 'authenticated', 'ada@example.com', false),
-  ('b0000000-0000-4000-8000-00000000000b', 'authenticated', 'authenticated', 'bob@example.com', false);
-insert into private.staff_members (user_id) values ('a0000000-0000-4000-8000-00000000000a');
+\ir fixtures/staff-request.psql
+\ir fixtures/mailbox.psql
 
 -- Inquiries: A (mailbox 1) and D (mailbox 3) open, B (mailbox 2) closed.
 insert into public.contact_submissions (id, sealed, key_id, mailbox_hash) values
@@ -49,25 +35,6 @@ create function pg_temp.message(m integer) returns uuid language sql immutable a
   select ('ffffffff-0000-4000-8000-' || lpad(m::text, 12, '0'))::uuid
 $$;
 
--- Becomes `role` with a GoTrue-shaped token (a live session for a user, as Auth keeps one), and
--- `headers` as Storage sets request.headers.
-create function pg_temp.request_as(role text, sub uuid default null, aal text default 'aal1',
-                                   headers jsonb default '{"user-agent":"pgTAP"}')
-returns void language plpgsql as $$
-declare
-  session uuid := gen_random_uuid();
-begin
-  if sub is not null then
-    insert into auth.sessions (id, user_id, aal) values (session, sub, aal::auth.aal_level);
-  end if;
-  perform set_config('request.jwt.claims', jsonb_build_object(
-    'role', role, 'aud', 'authenticated', 'sub', sub, 'aal', aal, 'is_anonymous', false,
-    'email', case when sub is null then null else 'ada@example.com' end, 'session_id', session)::text, true);
-  perform set_config('request.headers', headers::text, true);
-  execute format('set local role %I', role);
-end
-$$;
-
 -- Storage's permission check for an upload into conversation-files: 'ok', or SQLSTATE and message.
 create function pg_temp.may_upload(name text, len bigint default 1000, role text default 'authenticated',
                                    sub uuid default 'a0000000-0000-4000-8000-00000000000a', aal text default 'aal2',
@@ -77,7 +44,7 @@ declare
   outcome text;
 begin
   begin
-    perform pg_temp.request_as(role, case when role = 'anon' then null else sub end, aal);
+    perform pg_temp.request_as(role, case when role = 'anon' then null else sub end, aal, '{"user-agent":"pgTAP"}');
     insert into storage.objects (bucket_id, name, version, metadata)
     values (bucket, name, 'check', jsonb_build_object('mimetype', 'application/octet-stream', 'contentLength', len));
     raise sqlstate 'P0099';
@@ -128,7 +95,7 @@ $$;
 create function pg_temp.seen(role text, sub uuid default null, aal text default 'aal1') returns integer language plpgsql as $$
 declare n integer;
 begin
-  perform pg_temp.request_as(role, sub, aal);
+  perform pg_temp.request_as(role, sub, aal, '{"user-agent":"pgTAP"}');
   select count(*) into n from storage.objects where bucket_id = 'conversation-files';
   reset role;
   return n;

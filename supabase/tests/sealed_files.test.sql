@@ -9,12 +9,7 @@ select plan(85);
 
 \ir fixtures/sealed-row.psql
 
-grant usage on schema extensions to anon, authenticated;
-
-insert into auth.users (id, aud, role, email, is_anonymous) values
-  ('a0000000-0000-4000-8000-00000000000a', 'authenticated', 'authenticated', 'ada@example.com', false),
-  ('b0000000-0000-4000-8000-00000000000b', 'authenticated', 'authenticated', 'bob@example.com', false);
-insert into private.staff_members (user_id) values ('a0000000-0000-4000-8000-00000000000a');
+\ir fixtures/staff-request.psql
 
 -- Storage's permission check for an upload by anon from `address` (null: no cf-connecting-ip):
 -- the object row inserted as anon, then rolled back. 'ok', or SQLSTATE and message.
@@ -84,23 +79,6 @@ begin
             jsonb_build_object('size', len, 'mimetype', 'application/octet-stream', 'contentLength', len));
   end if;
   return outcome;
-end
-$$;
-
--- Becomes `role` with a GoTrue-shaped token (as the staff sign-in suite does).
-create function pg_temp.request_as(role text, sub uuid default null, aal text default 'aal1')
-returns void language plpgsql as $$
-declare
-  -- A live session for a user's token, as Auth keeps one: the staff gate asks for it.
-  session uuid := gen_random_uuid();
-begin
-  if sub is not null then
-    insert into auth.sessions (id, user_id, aal) values (session, sub, aal::auth.aal_level);
-  end if;
-  perform set_config('request.jwt.claims', jsonb_build_object(
-    'role', role, 'aud', 'authenticated', 'sub', sub, 'aal', aal, 'is_anonymous', false,
-    'session_id', session)::text, true);
-  execute format('set local role %I', role);
 end
 $$;
 

@@ -8,41 +8,17 @@ select plan(65);
 
 \ir fixtures/sealed-row.psql
 
--- Three users of Supabase Auth: Ada (staff), Bob (signed up, not staff), and an anonymous user
--- the agency put on the list by mistake (anonymous users must never pass, list or not).
+-- Besides Ada (staff) and Bob (signed up, not staff), an anonymous user the agency put on the
+-- list by mistake (anonymous users must never pass, list or not).
+\ir fixtures/staff-request.psql
 insert into auth.users (id, aud, role, email, is_anonymous) values
-  ('a0000000-0000-4000-8000-00000000000a', 'authenticated', 'authenticated', 'ada@example.com', false),
-  ('b0000000-0000-4000-8000-00000000000b', 'authenticated', 'authenticated', 'bob@example.com', false),
   ('c0000000-0000-4000-8000-00000000000c', 'authenticated', 'authenticated', null, true);
-insert into private.staff_members (user_id) values
-  ('a0000000-0000-4000-8000-00000000000a'),
-  ('c0000000-0000-4000-8000-00000000000c');
+insert into private.staff_members (user_id) values ('c0000000-0000-4000-8000-00000000000c');
 
 -- One fresh row and one overdue row (created 25 hours ago), inserted by the owner.
 insert into public.contact_submissions (id, sealed, key_id, mailbox_hash, created_at) values
   ('dddddddd-0000-4000-8000-000000000001', pg_temp.armor(), pg_temp.key_id(), gen_random_bytes(32), now()),
   ('dddddddd-0000-4000-8000-000000000002', pg_temp.armor(), pg_temp.key_id(), gen_random_bytes(32), now() - interval '25 hours');
-
--- pgTAP lives in schema extensions; the API roles need it only to run these assertions.
-grant usage on schema extensions to anon, authenticated;
-
--- Becomes `role` with a GoTrue-shaped token for `sub` (null: anon's token, no user).
-create function pg_temp.request_as(role text, sub uuid default null, aal text default 'aal1', anonymous boolean default false)
-returns void language plpgsql as $$
-declare
-  -- A live session for a user's token, as Auth keeps one: the staff gate asks for it.
-  session uuid := gen_random_uuid();
-begin
-  if sub is not null then
-    insert into auth.sessions (id, user_id, aal) values (session, sub, aal::auth.aal_level);
-  end if;
-  perform set_config('request.jwt.claims', jsonb_build_object(
-    'iss', 'http://127.0.0.1:54321/auth/v1', 'role', role, 'aud', 'authenticated',
-    'sub', sub, 'aal', aal, 'is_anonymous', anonymous, 'session_id', session,
-    'exp', extract(epoch from now() + interval '1 hour')::bigint)::text, true);
-  execute format('set local role %I', role);
-end
-$$;
 
 -- How many rows a read as the current request returns.
 create function pg_temp.visible() returns integer language sql as $$
@@ -190,7 +166,7 @@ reset role;
 
 -- ---------------------------------------------------------------- an anonymous user
 
-select pg_temp.request_as('authenticated', 'c0000000-0000-4000-8000-00000000000c', 'aal2', true);
+select pg_temp.request_as('authenticated', 'c0000000-0000-4000-8000-00000000000c', 'aal2');
 select * from pg_temp.locked_out('an anonymous user, even on the list and at aal2,');
 reset role;
 
