@@ -13,6 +13,8 @@ import { BUILD_MANIFEST_PATH } from '../src/shared/build-id.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const RECIPIENT = 'age1mzqvulrj58ufnqy9p7h72qlylp7kxw9qyrjnr0694hlrswq6n46sp7glpc'
+// A public signing key (Ed25519 of a fixed seed): a hosted build needs one beside each recipient.
+const SIGNING_KEY = 'ea4a6c63e29c520abef5507b132ec5f9954776aebebe7b92421eea691446d22c'
 const OUTPUTS = ['dist', 'dist-inbox'] as const
 
 const workDir = mkdtempSync(join(tmpdir(), 'reproducible-build-'))
@@ -55,6 +57,7 @@ const buildEnv: NodeJS.ProcessEnv = {
   }).trim(),
   VITE_SUPABASE_URL: 'https://reproducible.supabase.co',
   VITE_SUBMISSION_RECIPIENTS: RECIPIENT,
+  VITE_AGENCY_SIGNING_KEYS: SIGNING_KEY,
   VITE_SITE_URL: 'https://reproducible.example',
 }
 
@@ -100,6 +103,7 @@ test(
       expect(manifest.files).not.toHaveProperty('/_headers')
       expect(manifest.config.VITE_SUPABASE_URL).toBe('https://reproducible.supabase.co')
       expect(manifest.config.VITE_SUBMISSION_RECIPIENTS).toBe(RECIPIENT)
+      expect(manifest.config.VITE_AGENCY_SIGNING_KEYS).toBe(SIGNING_KEY)
       expect(manifest.keyFingerprint).toMatch(/^[0-9a-f]{4}( [0-9a-f]{4}){3}$/)
     }
   },
