@@ -18,9 +18,10 @@ const E2E_DIST = fileURLToPath(new URL(`../../${E2E_BUILD_DIR}`, import.meta.url
 const CONTENT_PAGE_JS_BUDGET = 81 * 1024
 // The contact page's own budget (the 81 KB is the content pages'): React and the router, the form
 // (react-hook-form, zod, @hookform/resolvers), the toaster it fetches ahead because every send ends
-// in a toast, and the key display. 140 KB since the submit path, the panel after Send and the
-// attached files' list load with the form rather than on first touch: 139.2 KB measured.
-const CONTACT_PAGE_JS_BUDGET = 140 * 1024
+// in a toast, and the key display. The submit path, the panel after Send and the attached files'
+// list load with the form rather than on first touch; the key display also checks the agency's
+// signing keys, which its fingerprint now covers: 141 KB.
+const CONTACT_PAGE_JS_BUDGET = 141 * 1024
 // /privacy holds two controls a content page does not: the running build's id (with how to check
 // it) and "Forget this site on this device" (which counts what the outbox holds before it clears
 // anything). 84 KB since they came: 83.3 KB measured.

@@ -3,6 +3,7 @@ import {
   REQUIRED_FIELDS_MESSAGE,
   submitToasts,
 } from '../../src/features/contact/contact-copy'
+import { panelCopy } from '../../src/features/contact/inquiry-panel-copy'
 import { submissionsWithId } from '../support/backend-db'
 import {
   AGE_ARMOR,
@@ -119,6 +120,8 @@ test('while sending, the button reads "Encrypting & Sending..." and is disabled;
   await expect(sending).toBeVisible()
   release()
   await expect(toast(page, submitToasts.sent.title)).toBeVisible()
+  // The emptied form waits under the panel until the visitor asks for it.
+  await page.getByRole('button', { name: panelCopy.another }).click()
   await expect(contactForm(page).submit).toBeEnabled()
   await expect(page.getByText(formCopy.stillSending)).toBeHidden()
   expect(await submissionsWithId(inserts[0]!.id)).toHaveLength(1)
