@@ -39,6 +39,7 @@ const TARGETS = {
   tbtMs: 50,
   cls: 0.01,
   contentPageJsGzip: 81 * 1024, // as tests/e2e/byte-budget.spec.ts
+  privacyPageJsGzip: 84 * 1024, // the build id and "Forget this site", as the byte-budget spec
   /** LCP with scripts over LCP of the same page without them. */
   lcpRatio: 1.1,
 }
@@ -149,7 +150,9 @@ async function main() {
       if (row.cls > TARGETS.cls) miss(`CLS ${row.cls}`)
       if (row.lcpRatio > TARGETS.lcpRatio)
         miss(`LCP ${row.lcpMs} ms is ${row.lcpRatio} × the script-free page's ${row.noJsLcpMs} ms`)
-      if (route.path !== '/contact' && bytes('js', 'gzip') > TARGETS.contentPageJsGzip)
+      const jsBudget =
+        route.path === '/privacy' ? TARGETS.privacyPageJsGzip : TARGETS.contentPageJsGzip
+      if (route.path !== '/contact' && bytes('js', 'gzip') > jsBudget)
         miss(`JS ${row.jsGzipKB} KB gzip`)
     }
   } finally {
