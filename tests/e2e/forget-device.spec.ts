@@ -12,6 +12,9 @@ import { expect, test } from '../support/strict-page'
 
 test.use({ serviceWorkers: 'allow' })
 
+/** What an origin that kept nothing holds. */
+const NO_TRACES = { databases: [], localStorage: 0, sessionStorage: 0, caches: [], workers: 0 }
+
 /** What this origin keeps: IndexedDB, web storage, Cache Storage, service workers. */
 async function originTraces(page: Page) {
   return page.evaluate(async () => ({
@@ -63,13 +66,7 @@ test('after saying that a queued message and the kept receipt will be lost, it r
   await section.getByRole('button', { name: forgetDeviceSteps.confirmButton }).click()
   await expect(section.getByRole('status')).toHaveText(forgetDeviceSteps.done)
   expect(await axeViolations(page)).toEqual([])
-  expect(await originTraces(page)).toEqual({
-    databases: [],
-    localStorage: 0,
-    sessionStorage: 0,
-    caches: [],
-    workers: 0,
-  })
+  expect(await originTraces(page)).toEqual(NO_TRACES)
 })
 
 test('/replies offers the same, where a visitor who kept a receipt comes back', async ({
@@ -87,11 +84,5 @@ test('/replies offers the same, where a visitor who kept a receipt comes back', 
   await section.getByRole('button', { name: forgetDeviceSteps.confirmButton }).click()
   await expect(section.getByRole('status')).toHaveText(forgetDeviceSteps.done)
   expect(await axeViolations(page)).toEqual([])
-  expect(await originTraces(page)).toEqual({
-    databases: [],
-    localStorage: 0,
-    sessionStorage: 0,
-    caches: [],
-    workers: 0,
-  })
+  expect(await originTraces(page)).toEqual(NO_TRACES)
 })
